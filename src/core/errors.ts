@@ -1,0 +1,40 @@
+/**
+ * The one error type for bad input. Every parser throws it with the file, the structure and the
+ * byte offset, so the CLI prints one useful line and the app shows it next to the file.
+ */
+export class FormatError extends Error {
+  readonly file: string;
+  readonly structure: string;
+  readonly offset: number;
+  constructor(file: string, structure: string, offset: number, detail: string) {
+    super(`${file}: ${structure} at byte ${offset}: ${detail}`);
+    this.name = 'FormatError';
+    this.file = file;
+    this.structure = structure;
+    this.offset = offset;
+  }
+}
+
+/** A codec PakScope cannot decode (Leviathan, an unknown name). Bad input for exit codes. */
+export class UnsupportedCodecError extends Error {
+  readonly codec: string;
+  constructor(codec: string, detail = '') {
+    super(`unsupported compression method "${codec}"${detail ? `: ${detail}` : ''}`);
+    this.name = 'UnsupportedCodecError';
+    this.codec = codec;
+  }
+}
+
+/** A container that needs a key we do not have, or a key that does not fit. */
+export class KeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyError';
+  }
+}
+
+/** Errors caused by the input (exit code 2), as opposed to PakScope's own failures (exit code 1). */
+export function isInputError(e: unknown): boolean {
+  return e instanceof FormatError || e instanceof UnsupportedCodecError || e instanceof KeyError ||
+    (e instanceof Error && ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES'].includes((e as NodeJS.ErrnoException).code ?? ''));
+}
