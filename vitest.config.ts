@@ -8,5 +8,6 @@ export default defineConfig({
     // Two cores here: run files in parallel processes, tests within a file in order.
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/corpus-readonly.ts'],
   },
 });
