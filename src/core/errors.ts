@@ -25,6 +25,21 @@ export class UnsupportedCodecError extends Error {
   }
 }
 
+/**
+ * A stored block that does not decode: corrupt compressed data, a size that does not match the
+ * declared one, a cipher input of the wrong length. Codecs know neither the file nor the offset,
+ * so container readers wrap it in a FormatError; it still counts as bad input on its own.
+ */
+export class DecodeError extends Error {
+  /** The method that failed: "Zlib", "Oodle (Kraken)", "AES-256-ECB", ... */
+  readonly method: string;
+  constructor(method: string, detail: string) {
+    super(`${method}: ${detail}`);
+    this.name = 'DecodeError';
+    this.method = method;
+  }
+}
+
 /** A container that needs a key we do not have, or a key that does not fit. */
 export class KeyError extends Error {
   constructor(message: string) {
@@ -35,6 +50,7 @@ export class KeyError extends Error {
 
 /** Errors caused by the input (exit code 2), as opposed to PakScope's own failures (exit code 1). */
 export function isInputError(e: unknown): boolean {
-  return e instanceof FormatError || e instanceof UnsupportedCodecError || e instanceof KeyError ||
+  return e instanceof FormatError || e instanceof UnsupportedCodecError || e instanceof DecodeError ||
+    e instanceof KeyError ||
     (e instanceof Error && ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES'].includes((e as NodeJS.ErrnoException).code ?? ''));
 }

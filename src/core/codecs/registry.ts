@@ -1,8 +1,32 @@
-// Placeholder; the codecs work fills in every codec (None, Zlib, Gzip, LZ4, Oodle, ...).
-import type { Codec } from './codec.js';
+/**
+ * Codecs by the names containers give them (pak footers, .utoc method tables), any case.
+ * "" and "None" are stored blocks.
+ */
 import { UnsupportedCodecError } from '../errors.js';
-const none: Codec = { name: 'None', decode: (i) => i };
+import type { Codec } from './codec.js';
+import { gzipCodec } from './gzip.js';
+import { lz4Codec } from './lz4.js';
+import { noneCodec } from './none.js';
+import { oodleCodec, oodleReady } from './oodle.js';
+import { zlibCodec } from './zlib.js';
+import { zstdCodec } from './zstd.js';
+
+const CODECS: readonly Codec[] = [noneCodec, zlibCodec, gzipCodec, lz4Codec, oodleCodec, zstdCodec];
+const BY_NAME = new Map(CODECS.map((c) => [c.name.toLowerCase(), c]));
+
 export function getCodec(name: string): Codec {
-  if (name.toLowerCase() === 'none' || name === '') return none;
-  throw new UnsupportedCodecError(name);
+  if (name === '') return noneCodec;
+  const codec = BY_NAME.get(name.toLowerCase());
+  if (!codec) throw new UnsupportedCodecError(name);
+  return codec;
+}
+
+/** Canonical names of every registered codec (Zstd included even where it cannot decode). */
+export function codecNames(): string[] {
+  return CODECS.map((c) => c.name);
+}
+
+/** Resolves when every codec can decode synchronously (Oodle replaces a crashed decoder async). */
+export function whenCodecsReady(): Promise<void> {
+  return oodleReady();
 }

@@ -1,0 +1,232 @@
+/**
+ * The service behind the app: open installs by id, answer tree, details, read and verify requests,
+ * and report progress as events. Node only, no Electron: the main process serves it over IPC and
+ * the browser host over HTTP, both after validateRequest. Every failure is an Error whose message
+ * can be shown as is (a FormatError names the file, the structure and the byte offset).
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Archive } from '../core/archive.js';
+import { KeyRing } from '../core/crypto/keys.js';
+import type { BlockDecoder } from '../core/workers/block-job.js';
+import type { Install, InstallProgress, OpenInstallOptions } from '../core/install/install.js';
+import { openInstall as coreOpenInstall } from '../core/install/install.js';
+import type {
+  ApiEvent, AppInfo, FileDetails, HashCheck, InstallSummary, PakScopeApi, TreeEntry,
+} from '../shared/api.js';
+import type { Dialogs } from './dialogs.js';
+import { RecentList } from './recent.js';
+import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
+
+/** readFile answers at most this many bytes per call; the UI pages through bigger files. */
+export const MAX_READ = 16 * 1024 * 1024;
+/** Progress events are sent at most this often (ms), except the first and the last. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/** Containers that can decode part of a file (IoStore's readChunkRange). */
+type RangeReadable = Archive & { readChunkRange?(ref: number, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> };
+
+export type OpenInstallFn = (paths: string[], opts?: OpenInstallOptions) => Promise<Install>;
+
+export interface BackendOptions {
+  /** Folder for recent.json (Electron: userData; browser host: ~/.config/pakscope). */
+  configDir: string;
+  dialogs: Dialogs;
+  /** What appInfo() reports besides the Node version. */
+  info: Omit<AppInfo, 'node'>;
+  /** Block decoder for openInstall, e.g. the worker pool; core's inline decoder when absent. */
+  decoder?: BlockDecoder;
+  /** The core openInstall; tests pass a stub. */
+  openInstall?: OpenInstallFn;
+}
+
+interface OpenEntry {
+  id: string;
+  key: string;
+  root: string;
+  /** Resolves once the install is indexed; rejects with the reason it could not be opened. */
+  ready: Promise<{ install: Install; summary: InstallSummary }>;
+  abort: AbortController;
+  install?: Install;
+}
+
+export class Backend implements PakScopeApi {
+  private readonly installs = new Map<string, OpenEntry>();
+  private readonly listeners = new Set<(event: ApiEvent) => void>();
+  private readonly recent: RecentList;
+  private readonly openFn: OpenInstallFn;
+
+  constructor(private readonly opts: BackendOptions) {
+    this.recent = new RecentList(opts.configDir);
+    this.openFn = opts.openInstall ?? coreOpenInstall;
+  }
+
+  // ---- events ----
+
+  onEvent(listener: (event: ApiEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: ApiEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        // One broken listener (a closed window, a dropped SSE client) must not stop the others.
+      }
+    }
+  }
+
+  // ---- API ----
+
+  async appInfo(): Promise<AppInfo> {
+    return { ...this.opts.info, node: process.versions.node };
+  }
+
+  /**
+   * Opens a folder or a container file. Opening the same path with the same keys again answers
+   * the install already open (the browser host opens the start-up install before the page asks).
+   */
+  async openInstall(req: { path: string; aesKeys?: string[] }): Promise<InstallSummary> {
+    if (req.path.trim() === '') throw new Error('no path given: choose a game folder or a container file');
+    const root = resolve(req.path.trim());
+    const keys = KeyRing.fromArgs(req.aesKeys ?? []); // throws KeyError on a malformed key, before any file is touched
+    const key = JSON.stringify([root, [...(req.aesKeys ?? [])].map((k) => k.trim()).sort()]);
+    for (const entry of this.installs.values()) {
+      if (entry.key === key) return entry.ready.then((r) => r.summary);
+    }
+    const id = randomUUID();
+    const abort = new AbortController();
+    const entry: OpenEntry = { id, key, root, abort, ready: undefined as never };
+    entry.ready = this.load(entry, keys);
+    this.installs.set(id, entry);
+    // A failed open leaves nothing behind, so the user can fix the cause and try again.
+    entry.ready.catch(() => { if (this.installs.get(id) === entry) this.installs.delete(id); });
+    return entry.ready.then((r) => r.summary);
+  }
+
+  private async load(entry: OpenEntry, keys: KeyRing): Promise<{ install: Install; summary: InstallSummary }> {
+    const progress = this.progressReporter(entry.id);
+    const options: OpenInstallOptions = { keys, onProgress: progress, signal: entry.abort.signal };
+    if (this.opts.decoder) options.decoder = this.opts.decoder;
+    let install: Install;
+    try {
+      install = await this.openFn([entry.root], options);
+    } catch (e) {
+      throw new Error(`cannot open ${entry.root}: ${messageOf(e)}`, { cause: e });
+    }
+    if (entry.abort.signal.aborted) {
+      await install.close().catch(() => undefined);
+      throw new Error(`opening ${entry.root} was cancelled`);
+    }
+    // The path itself is unusable (missing, unreadable): an error, not an empty install.
+    const rootProblem = install.problems.find((p) => p.fatal && resolve(p.path) === entry.root);
+    if (rootProblem && install.archives.length === 0) {
+      await install.close().catch(() => undefined);
+      // A FormatError's message already names the file; others get the path in front.
+      throw new Error(rootProblem.message.includes(entry.root) ? rootProblem.message : `cannot open ${entry.root}: ${rootProblem.message}`);
+    }
+    entry.install = install;
+    const summary = summarizeInstall(entry.id, entry.root, install);
+    progress({ phase: 'done', done: summary.fileCount, total: summary.fileCount }, true);
+    await this.recent.add(entry.root).catch(() => undefined); // a read-only config folder must not fail the open
+    return { install, summary };
+  }
+
+  private progressReporter(installId: string): (p: InstallProgress, force?: boolean) => void {
+    let last = 0;
+    return (p, force = false) => {
+      const now = Date.now();
+      if (!force && last !== 0 && now - last < PROGRESS_INTERVAL_MS && p.phase !== 'done') return;
+      last = now;
+      const event: ApiEvent = { type: 'progress', installId, phase: p.phase, done: p.done, total: p.total };
+      if (p.current !== undefined) event.current = p.current;
+      this.emit(event);
+    };
+  }
+
+  async closeInstall(req: { installId: string }): Promise<void> {
+    const entry = this.installs.get(req.installId);
+    if (!entry) return; // closing twice is harmless
+    this.installs.delete(req.installId);
+    entry.abort.abort();
+    const opened = await entry.ready.catch(() => null);
+    await opened?.install.close();
+  }
+
+  async listDir(req: { installId: string; path: string; filter?: string }): Promise<TreeEntry[]> {
+    const install = await this.install(req.installId);
+    const filter = req.filter?.trim() || undefined;
+    return install.listDir(normalizeDir(req.path), filter).map(toTreeEntry);
+  }
+
+  async fileDetails(req: { installId: string; path: string }): Promise<FileDetails> {
+    const install = await this.install(req.installId);
+    return describeFile(this.file(install, req.path));
+  }
+
+  async readFile(req: { installId: string; path: string; offset?: number; length?: number }): Promise<{ bytes: Uint8Array; total: number }> {
+    const install = await this.install(req.installId);
+    const file = this.file(install, req.path);
+    const winner = file.providers[0]!;
+    const offset = req.offset ?? 0;
+    const length = Math.min(req.length ?? MAX_READ, MAX_READ);
+    if (offset > file.size) throw new Error(`${file.path}: offset ${offset} is past the end of the file (${file.size} bytes)`);
+    const archive = winner.archive as RangeReadable;
+    if (typeof archive.readChunkRange === 'function') {
+      // IoStore decodes only the blocks that cover the range: the hex view of a 2 GiB chunk stays cheap.
+      return { bytes: await archive.readChunkRange(winner.file.ref, offset, length), total: file.size };
+    }
+    const data = await archive.read(winner.file.ref);
+    // Copy, so the caller never holds (and transfers) a view into a whole decompressed file.
+    return { bytes: data.slice(offset, Math.min(offset + length, data.length)), total: data.length };
+  }
+
+  async verifyFile(req: { installId: string; path: string }): Promise<HashCheck | null> {
+    const install = await this.install(req.installId);
+    const winner = this.file(install, req.path).providers[0]!;
+    return winner.archive.verify(winner.file.ref);
+  }
+
+  recentInstalls(): Promise<string[]> {
+    return this.recent.list();
+  }
+
+  pickPath(req: { kind: 'folder' | 'file' }): Promise<string | null> {
+    return req.kind === 'folder' ? this.opts.dialogs.pickFolder() : this.opts.dialogs.pickFile();
+  }
+
+  /** Closes every install (window closed, host stopped). */
+  async close(): Promise<void> {
+    const ids = [...this.installs.keys()];
+    await Promise.all(ids.map((installId) => this.closeInstall({ installId }).catch(() => undefined)));
+  }
+
+  // ---- helpers ----
+
+  private async install(id: string): Promise<Install> {
+    const entry = this.installs.get(id);
+    if (!entry) throw new Error(`no open install with id "${id}" (it was closed; open it again)`);
+    return (await entry.ready).install;
+  }
+
+  private file(install: Install, path: string) {
+    const file = install.file(normalizeFile(path));
+    if (!file) throw new Error(`no file "${path}" in this install`);
+    return file;
+  }
+}
+
+/** Tree paths are `ls` paths: no leading slash; "" and "/" are the top level. */
+function normalizeDir(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\/+/, '').replace(/\/+$/, '');
+}
+
+function normalizeFile(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\/+/, '');
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,13 @@
+/**
+ * Native file pickers. Electron implements them with its dialog module; the browser host has
+ * none and answers null, and the page asks for a typed path instead.
+ */
+export interface Dialogs {
+  pickFolder(): Promise<string | null>;
+  pickFile(): Promise<string | null>;
+}
+
+export const noDialogs: Dialogs = {
+  pickFolder: async () => null,
+  pickFile: async () => null,
+};

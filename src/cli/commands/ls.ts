@@ -1,0 +1,79 @@
+/** `pakscope ls <path...>`: every file of the merged install, sorted by path. */
+import { basename } from 'node:path';
+import type { VfsFile } from '../../core/install/install.js';
+import { JSON_OPTION, type Command } from '../command.js';
+import type { Output } from '../output.js';
+
+export const lsCommand: Command = {
+  name: 'ls',
+  args: '<path...>',
+  summary: 'List every file (merged across containers) with its size and container',
+  description: [
+    'Lists every file of the given containers and folders once, sorted by path. Where several',
+    'containers hold a path, the one the engine would load wins (a _P patch over its base, a',
+    'higher _N_P over a lower one) and is the one shown.',
+    '',
+    '--json prints {"files":[{"path","size","container","chunkId","chunkType"}, ...]}: size is',
+    'the uncompressed byte count, container the providing container\'s file name, chunkId the',
+    '24 hex digits of the IoStore chunk id and chunkType its engine name (null for .pak files).',
+  ].join('\n'),
+  examples: [
+    'pakscope ls Game/Content/Paks',
+    'pakscope ls pakchunk0-Windows.utoc --json > files.json',
+  ],
+  options: { json: JSON_OPTION },
+  positionals: { min: 1, max: Infinity },
+
+  async run(session, paths, values) {
+    const install = await session.open(paths);
+    if (!install) return;
+    try {
+      const files = install.files();
+      if (values['json']) await printJson(session.out, files, install.problems.filter((p) => p.fatal));
+      else await printTable(session.out, [...files]);
+    } finally {
+      await install.close();
+    }
+  },
+};
+
+function containerOf(f: VfsFile): string {
+  return basename(f.providers[0]!.archive.path);
+}
+
+async function printJson(
+  out: Output,
+  files: Iterable<VfsFile>,
+  errors: { path: string; message: string }[],
+): Promise<void> {
+  await out.text('{"files":[');
+  let first = true;
+  for (const f of files) {
+    const file = f.providers[0]!.file;
+    const entry = {
+      path: f.path,
+      size: f.size,
+      container: containerOf(f),
+      chunkId: file.chunkId ?? null,
+      chunkType: file.chunkType ?? null,
+    };
+    await out.text(`${first ? '\n' : ',\n'}${JSON.stringify(entry)}`);
+    first = false;
+  }
+  await out.text(first ? ']' : '\n]');
+  // Containers that could not be read at all (their errors are on stderr too).
+  if (errors.length > 0) await out.text(`,"errors":${JSON.stringify(errors.map(({ path, message }) => ({ path, message })))}`);
+  await out.line('}');
+}
+
+async function printTable(out: Output, files: VfsFile[]): Promise<void> {
+  let pathWidth = 0;
+  let sizeWidth = 0;
+  for (const f of files) {
+    pathWidth = Math.max(pathWidth, f.path.length);
+    sizeWidth = Math.max(sizeWidth, String(f.size).length);
+  }
+  for (const f of files) {
+    await out.line(`${f.path.padEnd(pathWidth)}  ${String(f.size).padStart(sizeWidth)}  ${containerOf(f)}`);
+  }
+}

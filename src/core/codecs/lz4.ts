@@ -1,0 +1,84 @@
+import { DecodeError } from '../errors.js';
+import { checkDeclaredSize, type Codec } from './codec.js';
+
+/**
+ * The engine's "LZ4": one raw LZ4 block (LZ4_compress_default output, no frame). A block is a run
+ * of sequences: a token (high nibble literal count, low nibble match length - 4, 15 meaning
+ * "more bytes follow, each added, until one is not 255"), the literals, a 16-bit little-endian
+ * match offset and the match length extension. The last sequence has literals only.
+ *
+ * Every read is checked against the input and every write against the declared size, and each
+ * pass of the loop consumes at least one input byte, so a corrupt block throws and cannot
+ * overrun or spin.
+ */
+export const lz4Codec: Codec = {
+  name: 'LZ4',
+  decode(input, uncompressedSize) {
+    // A length byte of 255 adds 255 output bytes: the format's best ratio.
+    checkDeclaredSize('LZ4', uncompressedSize, input.length, 255);
+    return decodeLz4Block(input, uncompressedSize);
+  },
+};
+
+function fail(detail: string): never {
+  throw new DecodeError('LZ4', detail);
+}
+
+function decodeLz4Block(input: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  const end = input.length;
+  if (end === 0) fail('block is empty');
+  let ip = 0;
+  let op = 0;
+  for (;;) {
+    const token = input[ip++]!;
+
+    let literals = token >>> 4;
+    if (literals === 15) {
+      let b: number;
+      do {
+        if (ip >= end) fail(`literal length runs past the end of the block at input byte ${ip}`);
+        b = input[ip++]!;
+        literals += b;
+      } while (b === 255);
+    }
+    if (literals > end - ip) fail(`${literals} literals at input byte ${ip} run past the end of the block`);
+    if (literals > size - op) fail(`${literals} literals at output byte ${op} run past the declared size ${size}`);
+    if (literals < 32) {
+      for (let i = 0; i < literals; i++) out[op + i] = input[ip + i]!;
+    } else {
+      out.set(input.subarray(ip, ip + literals), op);
+    }
+    ip += literals;
+    op += literals;
+
+    if (ip === end) break; // the last sequence: literals only
+
+    if (end - ip < 2) fail(`match offset at input byte ${ip} is cut off`);
+    const offset = input[ip]! | (input[ip + 1]! << 8);
+    ip += 2;
+    if (offset === 0 || offset > op) fail(`match offset ${offset} at output byte ${op} points outside the output`);
+
+    let length = (token & 15) + 4;
+    if ((token & 15) === 15) {
+      let b: number;
+      do {
+        if (ip >= end) fail(`match length runs past the end of the block at input byte ${ip}`);
+        b = input[ip++]!;
+        length += b;
+      } while (b === 255);
+    }
+    if (length > size - op) fail(`match of ${length} bytes at output byte ${op} runs past the declared size ${size}`);
+    const from = op - offset;
+    if (offset >= length && length >= 32) {
+      out.copyWithin(op, from, from + length);
+    } else {
+      // Overlapping matches repeat the last `offset` bytes; a forward byte copy does exactly that.
+      for (let i = 0; i < length; i++) out[op + i] = out[from + i]!;
+    }
+    op += length;
+    if (ip >= end) fail('block ends after a match; the last sequence must be literals');
+  }
+  if (op !== size) fail(`block decodes to ${op} bytes but ${size} are declared`);
+  return out;
+}

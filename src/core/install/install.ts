@@ -1,0 +1,155 @@
+/**
+ * An install: the containers of a game folder (or the files the user named) merged into one
+ * mount-point tree. The backend and the CLI both open game files through this.
+ *
+ *   const install = await openInstall(['/games/X/Content/Paks'], { keys });
+ *   install.listDir('X/Content');          // folders first, with totals
+ *   install.file('X/Content/A.uasset')?.providers[0].archive.read(...)
+ */
+import { basename, dirname, extname, join } from 'node:path';
+import type { Archive, ArchiveFile } from '../archive.js';
+import { isInputError } from '../errors.js';
+import type { KeyRing } from '../crypto/keys.js';
+import type { BlockDecoder } from '../workers/block-job.js';
+import { openContainer } from './open-container.js';
+import { compareByPriority } from './priority.js';
+import { scanInstallPaths } from './scan.js';
+import { VfsTree } from './vfs-tree.js';
+
+export interface InstallProgress { phase: 'scan' | 'index' | 'done'; done: number; total: number; current?: string }
+
+export interface InstallProblem {
+  path: string;
+  message: string;
+  /** The container could not be read at all (it failed to open, or it is locked without a key). */
+  fatal: boolean;
+  /** Set when the failure is PakScope's own (a bug), not the input's; the CLI exits 1 for it. */
+  internal?: boolean;
+}
+
+export interface OpenInstallOptions {
+  keys?: KeyRing;
+  decoder?: BlockDecoder;
+  onProgress?: (p: InstallProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface Provider { archive: Archive; file: ArchiveFile }
+
+/** providers: the winner first, then the containers it overrides, by priority. */
+export interface VfsFile { path: string; size: number; providers: Provider[] }
+
+export interface DirListingEntry {
+  name: string;
+  path: string;
+  isDir: boolean;
+  /** Folder: total size of the files below it (matching the filter, if any); file: its size. */
+  size: number;
+  /** Folder: number of files below it (matching the filter, if any); file: 1. */
+  fileCount: number;
+  file?: VfsFile;
+}
+
+export class Install {
+  readonly fileCount: number;
+  readonly totalSize: number;
+  private readonly tree: VfsTree;
+
+  /** @param archives every opened container, in scan order; priority decides the winners. */
+  constructor(readonly roots: string[], readonly archives: Archive[], readonly problems: InstallProblem[]) {
+    this.tree = new VfsTree([...archives].sort(compareByPriority));
+    this.fileCount = this.tree.fileCount;
+    this.totalSize = this.tree.totalSize;
+  }
+
+  /** Case-insensitive, as the engine looks paths up; a leading "/" is ignored. */
+  file(path: string): VfsFile | undefined { return this.tree.file(path); }
+
+  /** Every path once, sorted by path. */
+  files(): Iterable<VfsFile> { return this.tree.files(); }
+
+  /**
+   * The entries of one folder ('' = the root): folders first, then files, by name. Folder sizes
+   * and counts are the totals below them. `filter` is a glob when it has * ? or [ (full path,
+   * case-insensitive, ** crosses folders), else a case-insensitive substring of the full path;
+   * only matching files, and folders holding some, are listed, with totals of the matching files.
+   */
+  listDir(path: string, filter?: string): DirListingEntry[] { return this.tree.listDir(path, filter); }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.archives.map((a) => a.close()));
+  }
+}
+
+/** Containers opened at once: opening reads each TOC or index, so a few in flight hide the disk's latency. */
+const OPEN_CONCURRENCY = 4;
+
+/**
+ * Opens every container of the given paths. A container that fails is a problem and the rest
+ * still open; only an abort (opts.signal) rejects.
+ */
+export async function openInstall(paths: string[], opts: OpenInstallOptions = {}): Promise<Install> {
+  const { signal, onProgress } = opts;
+  const scan = await scanInstallPaths(paths, { signal, onProgress });
+  const problems = scan.problems;
+  const total = scan.files.length;
+  const stubs = ioStoreStubs(scan.files);
+  // Per scanned file: its archive, or the reason it has none; kept in scan order.
+  const outcomes: ({ archive: Archive } | { problem: InstallProblem } | undefined)[] = new Array(total);
+  let done = 0;
+  let next = 0;
+
+  const openOne = async (i: number): Promise<void> => {
+    const path = scan.files[i]!;
+    const stub = stubs.has(path);
+    try {
+      const archive = await openContainer(path, { keys: opts.keys, decoder: opts.decoder });
+      // The .pak beside a .utoc of the same name is the IoStore stub: keep it only if it lists files.
+      if (stub && archive.files().length === 0) await archive.close();
+      else outcomes[i] = { archive };
+    } catch (e) {
+      const text = e instanceof Error ? e.message : String(e);
+      // A stub that fails costs nothing: the .utoc beside it holds the files.
+      const message = stub ? `${text} (an IoStore stub: the .utoc beside it holds the files)` : text;
+      outcomes[i] = { problem: { path, message, fatal: !stub, ...(isInputError(e) ? {} : { internal: true }) } };
+    } finally {
+      done++;
+      onProgress?.({ phase: 'index', done, total, current: path });
+    }
+  };
+  const worker = async (): Promise<void> => {
+    while (next < total && !signal?.aborted) await openOne(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(OPEN_CONCURRENCY, total) }, worker));
+
+  const archives: Archive[] = [];
+  for (const o of outcomes) {
+    if (!o) continue;
+    if ('problem' in o) {
+      problems.push(o.problem);
+      continue;
+    }
+    const a = o.archive;
+    archives.push(a);
+    const s = a.status;
+    if (s.state === 'warning') problems.push({ path: a.path, message: s.message, fatal: false });
+    else if (s.state === 'locked' || s.state === 'error') problems.push({ path: a.path, message: s.message, fatal: true });
+  }
+  if (signal?.aborted) {
+    await Promise.allSettled(archives.map((a) => a.close()));
+    signal.throwIfAborted();
+  }
+  const install = new Install([...paths], archives, problems);
+  onProgress?.({ phase: 'done', done: total, total });
+  return install;
+}
+
+/** The .pak files that sit beside a .utoc of the same name. */
+function ioStoreStubs(files: readonly string[]): Set<string> {
+  const tocs = new Set(files.filter((f) => extname(f).toLowerCase() === '.utoc').map((f) => withoutExtension(f).toLowerCase()));
+  return new Set(files.filter((f) => extname(f).toLowerCase() === '.pak' && tocs.has(withoutExtension(f).toLowerCase())));
+}
+
+function withoutExtension(p: string): string {
+  return join(dirname(p), basename(p, extname(p)));
+}

@@ -1,0 +1,423 @@
+/**
+ * An IoStore container: the parsed .utoc plus its .ucas partition files (X.ucas, X_s1.ucas ...),
+ * opened lazily. Lists the directory-index files, reads chunks block by block through a
+ * BlockDecoder (so decompression can run in worker threads), and verifies them against the
+ * stored hashes. A missing .ucas or a missing key does not stop listing: they show in `status`.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStorage, HashCheck } from '../archive.js';
+import { FormatError } from '../errors.js';
+import { aesDecrypt, type AesParams } from '../crypto/aes.js';
+import type { KeyRing } from '../crypto/keys.js';
+import { FileByteSource, type ByteSource } from '../io/byte-source.js';
+import { inlineDecoder, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
+import type { WorkerPool } from '../workers/pool.js';
+import { checkChunkHash } from '../hash/chunk-hash.js';
+import { chunkTypeName, chunkTypeNames } from './chunk-type.js';
+import { looksLikeMountPoint, parseDirectoryIndex, type DirectoryIndex } from './directory-index.js';
+import { ChunkLookup } from './perfect-hash.js';
+import {
+  blockRange, chunkMetaHash, chunkTypeByte, COMPRESSED_BLOCK_ENTRY_SIZE, ENCRYPTION_IV_SIZE, parseToc,
+  TOC_HEADER_SIZE, toHex, type Toc,
+} from './toc.js';
+import { ContainerFlags, containerFlagNames, EncryptionMethod, encryptionMethodName, tocVersionName } from './toc-version.js';
+
+export interface OpenIoStoreOptions {
+  keys?: KeyRing;
+  decoder?: BlockDecoder;
+}
+
+/** Blocks decoded per batch: bounds the memory a huge chunk holds in flight. */
+const BLOCKS_PER_BATCH = 64;
+const AES_BLOCK = 16;
+/** 250,000 entries and a million blocks take about 40 MiB. */
+const MAX_TOC_BYTES = 1024 * 1024 * 1024;
+
+/** X.ucas, X_s1.ucas, X_s2.ucas ... beside X.utoc. */
+export function partitionPath(utocPath: string, partition: number): string {
+  const stem = utocPath.slice(0, utocPath.length - extname(utocPath).length);
+  return partition === 0 ? `${stem}.ucas` : `${stem}_s${partition}.ucas`;
+}
+
+/** Codec name -> number of blocks using it, over all blocks ("None" included). */
+export function summarizeCodecs(toc: Toc, firstBlock = 0, endBlock = toc.blockMethods.length): Record<string, number> {
+  const counts = new Array<number>(toc.methodNames.length).fill(0);
+  for (let b = firstBlock; b < endBlock; b++) counts[toc.blockMethods[b]!]!++;
+  const out: Record<string, number> = {};
+  toc.methodNames.forEach((name, i) => {
+    if (counts[i]) out[name] = (out[name] ?? 0) + counts[i]!;
+  });
+  return out;
+}
+
+export async function openIoStoreContainer(utocPath: string, opts: OpenIoStoreOptions = {}): Promise<IoStoreContainer> {
+  // The TOC is the index and is read whole; a real one is at most tens of MiB.
+  const { size } = await stat(utocPath);
+  if (size > MAX_TOC_BYTES) throw new FormatError(utocPath, 'utoc header', 0, `${size} bytes is too large for a .utoc`);
+  const bytes = new Uint8Array(await readFile(utocPath));
+  const toc = parseToc(bytes, utocPath);
+  const partitions = Array.from({ length: toc.header.partitionCount }, (_, i) => partitionPath(utocPath, i));
+  const present = await Promise.all(partitions.map((p) => stat(p).then((s) => s.isFile(), () => false)));
+  const missing = partitions.filter((_, i) => !present[i]);
+
+  let key: Uint8Array | null = null;
+  let status: ArchiveStatus = { state: 'ok' };
+  let index: DirectoryIndex | null = null;
+  const encrypted = (toc.header.containerFlags & ContainerFlags.Encrypted) !== 0;
+  let indexBytes = toc.directoryIndex;
+  if (encrypted) {
+    const pick = pickKey(toc, opts.keys);
+    if ('locked' in pick) status = { state: 'locked', message: pick.locked };
+    else {
+      key = pick.key;
+      indexBytes = pick.index;
+    }
+  }
+  if (indexBytes && status.state !== 'locked') {
+    index = parseDirectoryIndex(indexBytes, utocPath, toc.header.entryCount, toc.directoryIndexOffset);
+  }
+  if (status.state === 'ok' && missing.length > 0) {
+    status = {
+      state: 'warning',
+      message: `missing ${missing.map((p) => basename(p)).join(', ')}: files are listed but cannot be read`,
+    };
+  }
+  return new IoStoreContainer(utocPath, toc, index, key, status, partitions, new Set(missing), opts.decoder ?? inlineDecoder);
+}
+
+/** The AES params that decrypt block `b` (or the directory index when b is the block count). */
+function aesParamsFor(toc: Toc, key: Uint8Array, b: number): AesParams {
+  if (toc.header.encryptionMethod === EncryptionMethod.AesCtr) {
+    return { mode: 'ctr', key, iv: toc.encryptionIvs.subarray(b * ENCRYPTION_IV_SIZE, (b + 1) * ENCRYPTION_IV_SIZE) };
+  }
+  return { mode: 'ecb', key };
+}
+
+/**
+ * Chooses the key for an encrypted container: the candidates for its key GUID, the first whose
+ * decrypted directory index starts with a sane mount point. Without a directory index nothing can
+ * judge a key, so the first candidate is used.
+ */
+function pickKey(toc: Toc, keys: KeyRing | undefined): { key: Uint8Array; index: Uint8Array | null } | { locked: string } {
+  const guid = toc.header.encryptionKeyGuid;
+  const candidates = keys?.candidates(guid) ?? [];
+  const guidText = /^0+$/.test(guid) ? 'the zero key GUID (main key)' : `key GUID ${guid}`;
+  if (candidates.length === 0) return { locked: `encrypted with ${guidText}; no AES key given for it` };
+  const raw = toc.directoryIndex;
+  if (!raw) return { key: candidates[0]!, index: null };
+  const blocks = toc.header.compressedBlockEntryCount;
+  for (const key of candidates) {
+    const params = aesParamsFor(toc, key, blocks);
+    let plain: Uint8Array;
+    if (params.mode === 'ecb') {
+      const aligned = raw.length - (raw.length % AES_BLOCK);
+      plain = aesDecrypt(raw.subarray(0, aligned), params);
+    } else {
+      plain = aesDecrypt(raw, params);
+    }
+    if (looksLikeMountPoint(plain)) return { key, index: plain };
+  }
+  return {
+    locked: `encrypted with ${guidText}; none of the ${candidates.length} AES key(s) given decrypts its directory index (wrong key)`,
+  };
+}
+
+export class IoStoreContainer implements Archive {
+  readonly kind = 'iostore' as const;
+  readonly name: string;
+  readonly mountPoint: string;
+  private fileList: ArchiveFile[] | null = null;
+  private readonly sources = new Map<number, Promise<ByteSource>>();
+  private readonly lookup: ChunkLookup;
+  private allIdsHex: string | null = null;
+
+  constructor(
+    readonly path: string,
+    readonly toc: Toc,
+    /** Null when the TOC has no directory index or it cannot be decrypted. */
+    readonly directoryIndex: DirectoryIndex | null,
+    private readonly key: Uint8Array | null,
+    readonly status: ArchiveStatus,
+    /** Paths of X.ucas, X_s1.ucas ... */
+    readonly partitionPaths: readonly string[],
+    private readonly missingPartitions: ReadonlySet<string>,
+    private readonly decoder: BlockDecoder,
+  ) {
+    this.name = basename(path, extname(path));
+    this.mountPoint = directoryIndex?.mountPoint ?? '';
+    this.lookup = new ChunkLookup(toc);
+  }
+
+  get chunkCount(): number { return this.toc.header.entryCount; }
+
+  chunkIdHex(entryIndex: number): string {
+    this.checkEntry(entryIndex);
+    return this.idHex(entryIndex);
+  }
+
+  /** All ids as one hex string, made once: slicing it is much cheaper than formatting each id. */
+  private idHex(entryIndex: number): string {
+    this.allIdsHex ??= Buffer.from(this.toc.chunkIds.buffer, this.toc.chunkIds.byteOffset, this.toc.chunkIds.byteLength).toString('hex');
+    return this.allIdsHex.slice(entryIndex * 24, entryIndex * 24 + 24);
+  }
+
+  chunkTypeName(entryIndex: number): string {
+    this.checkEntry(entryIndex);
+    return chunkTypeName(this.toc.header.version, chunkTypeByte(this.toc, entryIndex));
+  }
+
+  /** Entry index of a chunk id (24 hex digits), through the perfect hash when the TOC has one. */
+  findChunk(chunkIdHexText: string): number | undefined {
+    return this.lookup.findHex(chunkIdHexText);
+  }
+
+  /** Entry indices whose chunk type has this name (ExportBundleData, ContainerHeader, ...). */
+  entriesOfType(typeName: string): number[] {
+    const out: number[] = [];
+    const v = this.toc.header.version;
+    for (let i = 0; i < this.chunkCount; i++) {
+      if (chunkTypeName(v, chunkTypeByte(this.toc, i)) === typeName) out.push(i);
+    }
+    return out;
+  }
+
+  chunkSize(entryIndex: number): number {
+    this.checkEntry(entryIndex);
+    return this.toc.chunkLengths[entryIndex]!;
+  }
+
+  files(): readonly ArchiveFile[] {
+    if (!this.fileList) {
+      const names = chunkTypeNames(this.toc.header.version);
+      this.fileList = (this.directoryIndex?.files ?? []).map(({ path, entryIndex }) => {
+        const type = chunkTypeByte(this.toc, entryIndex);
+        return {
+          path,
+          size: this.toc.chunkLengths[entryIndex]!,
+          ref: entryIndex,
+          chunkId: this.idHex(entryIndex),
+          chunkType: names[type] ?? `Unknown(${type})`,
+        };
+      });
+    }
+    return this.fileList;
+  }
+
+  read(ref: number, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.readChunk(ref, signal);
+  }
+
+  async readChunk(entryIndex: number, signal?: AbortSignal): Promise<Uint8Array> {
+    this.checkEntry(entryIndex);
+    return this.readRange(this.toc.chunkOffsets[entryIndex]!, this.toc.chunkLengths[entryIndex]!, signal);
+  }
+
+  /** `length` bytes from `offset` inside a chunk, decoding only the blocks that cover them. */
+  async readChunkRange(entryIndex: number, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    this.checkEntry(entryIndex);
+    const size = this.toc.chunkLengths[entryIndex]!;
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+      throw new RangeError(`range ${offset}+${length} is not a valid byte range`);
+    }
+    const start = Math.min(offset, size);
+    const end = Math.min(size, offset + length);
+    return this.readRange(this.toc.chunkOffsets[entryIndex]! + start, end - start, signal);
+  }
+
+  async verifyChunk(entryIndex: number, signal?: AbortSignal): Promise<HashCheck> {
+    const data = await this.readChunk(entryIndex, signal);
+    const stored = chunkMetaHash(this.toc, entryIndex);
+    // The worker pool hashes off this thread when it is the decoder.
+    const pool = this.decoder as Partial<Pick<WorkerPool, 'hash'>>;
+    return typeof pool.hash === 'function' ? pool.hash(data, stored) : checkChunkHash(stored, data);
+  }
+
+  verify(ref: number): Promise<HashCheck | null> {
+    return this.verifyChunk(ref);
+  }
+
+  storage(ref: number): FileStorage {
+    this.checkEntry(ref);
+    const toc = this.toc;
+    const offset = toc.chunkOffsets[ref]!;
+    const size = toc.chunkLengths[ref]!;
+    const [b0, b1] = blockRange(toc, offset, size);
+    let compressedSize = 0;
+    const partitions = new Set<number>();
+    for (let b = b0; b < b1; b++) {
+      compressedSize += toc.blockCompressedSizes[b]!;
+      partitions.add(Math.floor(toc.blockOffsets[b]! / toc.header.partitionSize));
+    }
+    return {
+      offset,
+      size,
+      compressedSize,
+      codecs: summarizeCodecs(toc, b0, b1),
+      encrypted: (toc.header.containerFlags & ContainerFlags.Encrypted) !== 0,
+      storedHash: storedHashHex(chunkMetaHash(toc, ref)),
+      partitions: [...partitions].sort((a, b) => a - b),
+    };
+  }
+
+  describe(): ArchiveDescription {
+    const h = this.toc.header;
+    const codecs = summarizeCodecs(this.toc);
+    return {
+      kind: 'iostore',
+      path: this.path,
+      fields: {
+        'TOC version': `${h.version} (${tocVersionName(h.version)})`,
+        Flags: containerFlagNames(h.containerFlags).join(', ') || 'None',
+        Entries: h.entryCount,
+        Files: this.directoryIndex ? this.directoryIndex.files.length : 0,
+        'Compressed blocks': h.compressedBlockEntryCount,
+        'Block size': h.compressionBlockSize,
+        Codecs: Object.entries(codecs).map(([k, n]) => `${k}: ${n}`).join(', ') || 'None',
+        'Mount point': this.directoryIndex ? this.directoryIndex.mountPoint : null,
+        'Container id': h.containerId,
+        'Encryption key GUID': h.encryptionKeyGuid,
+        Encryption: encryptionMethodName(h.encryptionMethod),
+        Partitions: h.partitionCount,
+        'Partition size': Number.isFinite(h.partitionSize) ? h.partitionSize : null,
+        Signed: (h.containerFlags & ContainerFlags.Signed) !== 0,
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.sources.values()];
+    this.sources.clear();
+    await Promise.all(open.map((p) => p.then((s) => s.close(), () => undefined)));
+  }
+
+  private checkEntry(entryIndex: number): void {
+    if (!Number.isInteger(entryIndex) || entryIndex < 0 || entryIndex >= this.chunkCount) {
+      throw new RangeError(`${this.name}: no TOC entry ${entryIndex} (the container has ${this.chunkCount})`);
+    }
+  }
+
+  private source(partition: number): Promise<ByteSource> {
+    let p = this.sources.get(partition);
+    if (!p) {
+      const path = this.partitionPaths[partition];
+      if (path === undefined) {
+        return Promise.reject(new FormatError(this.path, 'compression blocks', TOC_HEADER_SIZE,
+          `a block lies in partition ${partition} but the container has ${this.partitionPaths.length}`));
+      }
+      if (this.missingPartitions.has(path)) {
+        const e = Object.assign(new Error(`${this.name}: cannot read: ${path} is missing`), { code: 'ENOENT', path });
+        return Promise.reject(e);
+      }
+      p = FileByteSource.open(path);
+      p.catch(() => this.sources.delete(partition));
+      this.sources.set(partition, p);
+    }
+    return p;
+  }
+
+  /** Bytes [start, start+length) of the container's uncompressed address space. */
+  private async readRange(start: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    if (this.status.state === 'locked') throw new Error(`${this.name}: cannot read: ${this.status.message}`);
+    const out = new Uint8Array(length);
+    if (length === 0) return out;
+    const toc = this.toc;
+    const bs = toc.header.compressionBlockSize;
+    const [first, end] = blockRange(toc, start, length);
+    for (let b0 = first; b0 < end; b0 += BLOCKS_PER_BATCH) {
+      signal?.throwIfAborted();
+      const b1 = Math.min(end, b0 + BLOCKS_PER_BATCH);
+      const blocks = await this.decodeBlocks(b0, b1, signal);
+      for (let b = b0; b < b1; b++) {
+        const data = blocks[b - b0]!;
+        const blockStart = b * bs;
+        const from = Math.max(start, blockStart) - blockStart;
+        const to = Math.min(start + length, blockStart + bs) - blockStart;
+        if (data.length < to) {
+          throw new FormatError(this.path, 'compression blocks', toc.blockTableOffset + b * COMPRESSED_BLOCK_ENTRY_SIZE,
+            `block ${b} holds ${data.length} bytes but the chunk needs ${to} of it`);
+        }
+        out.set(data.subarray(from, to), blockStart + from - start);
+      }
+    }
+    return out;
+  }
+
+  /** Reads blocks [b0, b1) from the .ucas files and decodes them (decrypt, decompress). */
+  private async decodeBlocks(b0: number, b1: number, signal?: AbortSignal): Promise<Uint8Array[]> {
+    const toc = this.toc;
+    const raws = await this.readRawBlocks(b0, b1);
+    const out: Uint8Array[] = new Array(b1 - b0);
+    const jobs: BlockJob[] = [];
+    const jobBlocks: number[] = [];
+    for (let b = b0; b < b1; b++) {
+      const method = toc.blockMethods[b]!;
+      const raw = raws[b - b0]!;
+      if (method === 0 && !this.key) {
+        out[b - b0] = raw.subarray(0, Math.min(raw.length, toc.blockUncompressedSizes[b]!));
+        continue;
+      }
+      jobs.push({
+        data: raw,
+        codec: toc.methodNames[method]!,
+        compressedSize: toc.blockCompressedSizes[b]!,
+        uncompressedSize: toc.blockUncompressedSizes[b]!,
+        aes: this.key ? aesParamsFor(toc, this.key, b) : undefined,
+      });
+      jobBlocks.push(b);
+    }
+    if (jobs.length > 0) {
+      const decoded = await this.decoder.decode(jobs, signal);
+      jobBlocks.forEach((b, i) => {
+        const d = decoded[i]!;
+        out[b - b0] = toc.blockMethods[b] === 0 ? d.subarray(0, Math.min(d.length, toc.blockUncompressedSizes[b]!)) : d;
+      });
+    }
+    return out;
+  }
+
+  /** Stored bytes of blocks [b0, b1); neighbours in one partition are read in one go. */
+  private async readRawBlocks(b0: number, b1: number): Promise<Uint8Array[]> {
+    const toc = this.toc;
+    const ps = toc.header.partitionSize;
+    const ctr = this.key !== null && toc.header.encryptionMethod === EncryptionMethod.AesCtr;
+    const out: Uint8Array[] = new Array(b1 - b0);
+    let b = b0;
+    while (b < b1) {
+      const partition = Math.floor(toc.blockOffsets[b]! / ps);
+      const base = partition === 0 ? 0 : partition * ps; // ps may be Infinity
+      const src = await this.source(partition);
+      const rawSize = (k: number): number => {
+        const c = toc.blockCompressedSizes[k]!;
+        if (!this.key) return c;
+        const aligned = Math.ceil(c / AES_BLOCK) * AES_BLOCK;
+        // CTR needs no padding: do not read past the end of a file that has none.
+        if (ctr) return Math.min(aligned, Math.max(c, src.size - (toc.blockOffsets[k]! - base)));
+        return aligned;
+      };
+      const runStart = toc.blockOffsets[b]! - base;
+      let runEnd = runStart + rawSize(b);
+      let e = b + 1;
+      while (e < b1 && Math.floor(toc.blockOffsets[e]! / ps) === partition &&
+             toc.blockOffsets[e]! - base === runEnd) {
+        runEnd += rawSize(e);
+        e++;
+      }
+      const bytes = await src.read(runStart, runEnd - runStart, `block ${b} in ${basename(src.name)}`);
+      let pos = 0;
+      for (let k = b; k < e; k++) {
+        const n = rawSize(k);
+        out[k - b0] = bytes.subarray(pos, pos + n);
+        pos += n;
+      }
+      b = e;
+    }
+    return out;
+  }
+}
+
+/** Hex of a stored hash; the 12 zero bytes after a 20-byte hash in a 32-byte slot are left out. */
+function storedHashHex(hash: Uint8Array): string {
+  if (hash.length > 20 && hash.subarray(20).every((x) => x === 0)) return toHex(hash.subarray(0, 20));
+  return toHex(hash);
+}

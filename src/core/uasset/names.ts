@@ -1,0 +1,50 @@
+import type { BinaryReader } from '../io/binary-reader.js';
+import type { PackageLayout } from './layout.js';
+import { UE4Version } from './versions.js';
+
+/** FNameEntrySerialized: a name map entry. */
+export interface NameEntry {
+  name: string;
+  /** Stored hashes (UE4 NAME_HASHES_SERIALIZED on): low 16 bits of the engine's case-insensitive and case-preserving CRCs. */
+  nonCasePreservingHash: number | null;
+  casePreservingHash: number | null;
+  /** Where the entry starts. */
+  offset: number;
+}
+
+/** An FName as the engine prints it: number 0 is no suffix, number n is "_" + (n - 1). */
+export function fnameText(base: string, number: number): string {
+  return number === 0 ? base : `${base}_${number - 1}`;
+}
+
+export function nameMapHasHashes(layout: PackageLayout): boolean {
+  return layout.ue4 >= UE4Version.NAME_HASHES_SERIALIZED;
+}
+
+/** Longest name the engine allows (NAME_SIZE). */
+const MAX_NAME_CHARS = 1024;
+
+/** Reads the name map; the caller has checked count and offset (seekTable) and seeked there. */
+export function readNameMap(r: BinaryReader, count: number, layout: PackageLayout): NameEntry[] {
+  const hashes = nameMapHasHashes(layout);
+  const out: NameEntry[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const offset = r.pos;
+    const name = r.fstring(MAX_NAME_CHARS);
+    let nonCasePreservingHash: number | null = null, casePreservingHash: number | null = null;
+    if (hashes) { nonCasePreservingHash = r.u16(); casePreservingHash = r.u16(); }
+    out[i] = { name, nonCasePreservingHash, casePreservingHash, offset };
+  }
+  return out;
+}
+
+/** Reads an FName (name index + number) and checks the index. */
+export function readFName(r: BinaryReader, names: readonly NameEntry[]): string {
+  const at = r.pos;
+  const index = r.i32();
+  const number = r.i32();
+  const entry = names[index];
+  if (entry === undefined) throw r.error(`name index ${index} is outside the name map (${names.length} names)`, at);
+  if (number < 0) throw r.error(`name number ${number} is negative`, at + 4);
+  return fnameText(entry.name, number);
+}

@@ -1,0 +1,35 @@
+/**
+ * JSON over HTTP between the browser host and the web client: byte arrays travel as
+ * { "$base64": "..." } and come back as Uint8Array. Runs in Node (host) and the browser (client).
+ */
+const TAG = '$base64';
+
+export function encodeJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? { [TAG]: toBase64(v) } : v));
+}
+
+export function decodeJson(text: string): unknown {
+  return JSON.parse(text, (_key, v: unknown) => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const keys = Object.keys(v);
+      const b64 = (v as Record<string, unknown>)[TAG];
+      if (keys.length === 1 && typeof b64 === 'string') return fromBase64(b64);
+    }
+    return v;
+  });
+}
+
+function toBase64(bytes: Uint8Array): string {
+  if (typeof Buffer !== 'undefined') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function fromBase64(b64: string): Uint8Array {
+  if (typeof Buffer !== 'undefined') return new Uint8Array(Buffer.from(b64, 'base64'));
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import * as zlib from 'node:zlib';
+import { codecNames, getCodec } from '../../src/core/codecs/registry.js';
+import { DecodeError, UnsupportedCodecError, isInputError } from '../../src/core/errors.js';
+
+describe('codec registry', () => {
+  it('lists every codec by its engine name', () => {
+    expect(codecNames()).toEqual(['None', 'Zlib', 'Gzip', 'LZ4', 'Oodle', 'Zstd']);
+  });
+
+  it('finds codecs in any case; "" and None are stored blocks', () => {
+    expect(getCodec('zlib').name).toBe('Zlib');
+    expect(getCodec('OODLE').name).toBe('Oodle');
+    expect(getCodec('lz4').name).toBe('LZ4');
+    expect(getCodec('').name).toBe('None');
+    expect(getCodec('none').name).toBe('None');
+  });
+
+  it('names an unknown codec in an UnsupportedCodecError', () => {
+    expect(() => getCodec('Brotli')).toThrow(UnsupportedCodecError);
+    expect(() => getCodec('Brotli')).toThrow('"Brotli"');
+  });
+
+  it('returns stored blocks as they are and checks their size', () => {
+    const data = new Uint8Array([1, 2, 3]);
+    expect(getCodec('None').decode(data, 3)).toBe(data);
+    expect(() => getCodec('None').decode(data, 4)).toThrow(DecodeError);
+  });
+
+  // node:zlib has zstd from Node 22.15 (Electron 38); Node 20 does not.
+  const zstdCompressSync = (zlib as { zstdCompressSync?: (b: Uint8Array) => Buffer }).zstdCompressSync;
+  it.runIf(zstdCompressSync)('decodes Zstd where node:zlib has it', () => {
+    const data = new TextEncoder().encode('PakScope '.repeat(1000));
+    expect(Buffer.from(getCodec('Zstd').decode(zstdCompressSync!(data), data.length)).equals(data)).toBe(true);
+  });
+  it.runIf(!zstdCompressSync)('explains why Zstd cannot decode on this Node.js', () => {
+    let err: unknown;
+    try { getCodec('Zstd').decode(new Uint8Array(8), 8); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(UnsupportedCodecError);
+    expect((err as UnsupportedCodecError).codec).toBe('Zstd');
+    expect((err as Error).message).toMatch(/node:zlib of Node\.js v20.* has no zstd decoder/);
+    expect(isInputError(err)).toBe(true);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * End to end: `npm run web` on a real install, driven in headless Chromium. Opens the install from
+ * the command line, expands the tree, filters, selects a file, checks the details pane, verifies
+ * the hash, looks at the hex view, then opens a second install by typing its path and reads a text
+ * file in Monaco. Screenshots go to test-artifacts/. Any console error (a CSP violation included)
+ * fails the test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from '../support/corpus.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = join(import.meta.dirname, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
+const PAKS = corpus('pak');
+const haveChromium = existsSync(CHROMIUM);
+/** UI waits: generous, the machine may be busy. */
+const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 50 });
+
+if (!haveChromium && process.env['CI']) {
+  throw new Error(`${CHROMIUM} is missing: install it first (apt-get update && apt-get install -y chromium)`);
+}
+
+/** Starts `node scripts/web.mjs <path>` and resolves the URL it prints last. */
+function startWeb(path: string, configDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/web.mjs'), path], {
+    cwd: ROOT,
+    env: { ...process.env, PAKSCOPE_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  return new Promise((done, fail) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const lines = out.split('\n').filter(Boolean);
+      const last = lines.at(-1) ?? '';
+      if (out.endsWith('\n') && /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}(&|$)/.test(last)) {
+        done({ child, url: last, output: () => out + err });
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`npm run web exited with ${code}:\n${out}\n${err}`)));
+  });
+}
+
+describe.skipIf(!haveChromium)('PakScope in Chromium (browser host)', () => {
+  let web: Awaited<ReturnType<typeof startWeb>>;
+  let browser: Browser;
+  let page: Page;
+  let configDir: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    configDir = await mkdtemp(join(tmpdir(), 'pakscope-e2e-'));
+    // The first run builds the renderer and the host; later runs start in about a second.
+    web = await startWeb(UNCOMPRESSED, configDir);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'dark' });
+    page.on('console', (m) => {
+      if (m.type() !== 'error') return;
+      // A refused API call is shown in the page (asserted below); Chromium also logs its status.
+      if (m.text().startsWith('Failed to load resource') && new URL(m.location().url).pathname.startsWith('/api/')) return;
+      problems.push(`console: ${m.text()} (${m.location().url})`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (web?.child.exitCode === null) {
+      const exited = new Promise((r) => web.child.once('exit', r));
+      web.child.kill('SIGTERM');
+      await exited;
+    }
+    if (configDir) await rm(configDir, { recursive: true, force: true });
+  });
+
+  it('browses, filters, shows details, verifies and views files', async () => {
+    expect(web.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    await page.goto(web.url);
+
+    // The install given on the command line is open: its top level shows.
+    const tree = page.getByTestId('tree');
+    const rowTexts = async () => (await tree.locator('.row').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    await poll(rowTexts).toEqual(['CUE4ParseFixtures 111 2.35 MiB']);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    // The token left the address bar.
+    expect(page.url()).not.toContain('token=');
+
+    // Expand with the mouse, then with the keyboard.
+    await tree.locator('.row[data-path="CUE4ParseFixtures"]').click();
+    await tree.locator('.row[data-path="CUE4ParseFixtures/Content"]').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await tree.locator('.row[data-path="CUE4ParseFixtures/Content/Fixtures"]').waitFor();
+    expect(await tree.locator('.row[aria-expanded="true"]').count()).toBe(2);
+
+    // Filter: the matches show, with their count.
+    await page.getByTestId('filter').fill('AC_Fixture');
+    await poll(() => page.getByTestId('match-count').textContent()).toMatch(/^\s*1 match\s*$/);
+    const file = tree.locator('.row[data-path="CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset"]');
+    await file.click();
+
+    // Details: container, chunk id, chunk type, size.
+    await poll(() => page.getByTestId('detail-container').textContent()).toBe('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    expect(await page.getByTestId('detail-chunk-id').textContent()).toBe('e8620d51d9463ec000000001');
+    expect(await page.getByTestId('detail-chunk-type').textContent()).toBe('ExportBundleData');
+    expect(await page.getByTestId('detail-size').textContent()).toBe('1.68 KiB (1,721 bytes)');
+
+    // Verify the stored hash in the UI.
+    await page.getByTestId('verify').click();
+    await poll(() => page.getByTestId('verify-result').textContent()).toContain('BLAKE3 matches');
+
+    // The hex view shows the file's first bytes.
+    const hex = page.getByTestId('hex-view');
+    await hex.locator('.line').first().waitFor();
+    expect(await hex.locator('.line').count()).toBeLessThan(120); // virtualized: 1,721 bytes would be 108 rows
+    expect(await hex.locator('.line').first().textContent()).toMatch(/^00000000\s*[0-9A-F]{2}( [0-9A-F]{2}){7}  [0-9A-F]{2}( [0-9A-F]{2}){7}/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-iostore.png') });
+
+    // Open a second install by typing its path; read a text file in Monaco.
+    await page.getByTestId('path-input').fill(PAKS);
+    await page.getByTestId('path-input').press('Enter');
+    await poll(() => page.getByTestId('containers').textContent()).toContain('repak_pack_v11_compress_encrypt_encryptindex');
+    await poll(() => page.getByTestId('containers').textContent()).toContain('no AES key given');
+    await page.getByTestId('filter').fill('root/test.txt');
+    const txt = tree.locator('.row[data-path="mount/point/root/test.txt"]');
+    await txt.click();
+    await poll(() => page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
+    const text = page.getByTestId('text-view');
+    // Monaco draws spaces as no-break spaces.
+    await poll(async () => (await text.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ')).toContain('Lorem ipsum dolor sit amet');
+    await page.getByTestId('verify').click();
+    await poll(() => page.getByTestId('verify-result').textContent()).toContain('SHA1 matches');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-pak-text.png') });
+
+    // A path that does not exist: a dismissible banner, and the app keeps going.
+    await page.getByTestId('path-input').fill('/no/such/folder');
+    await page.getByTestId('path-input').press('Enter');
+    await poll(() => page.getByTestId('banner').textContent()).toContain('cannot open /no/such/folder');
+    await page.getByTestId('banner').getByTitle('Dismiss').click();
+    expect(await page.getByTestId('banner').count()).toBe(0);
+    expect(await page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
+
+    expect(problems).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import {
+  CONTAINER_HEADER_MAGIC, ContainerHeaderVersion, findStoreEntry, parseContainerHeader, type ContainerHeader,
+} from '../../src/core/iostore/container-header.js';
+import { FormatError } from '../../src/core/errors.js';
+import { corpus } from '../support/corpus.js';
+import { readMiniChunk, readMiniToc } from '../zen/mini-utoc.js';
+
+const V = ContainerHeaderVersion;
+const header = (name: string, opts = {}): { bytes: Uint8Array; h: ContainerHeader } => {
+  const bytes = readFileSync(corpus('headers', name));
+  return { bytes, h: parseContainerHeader(bytes, name, opts) };
+};
+const totalImports = (h: ContainerHeader): number => h.storeEntries.reduce((s, e) => s + e.importedPackages.length, 0);
+
+/** retoc's metadata.json store entry, with the u64 ids kept exact (JSON numbers would round them). */
+function retocStoreEntry(name: string): { exportCount: number; exportBundleCount: number; exportBundlesSize: number; loadOrder: number; imports: string[] } {
+  const text = readFileSync(corpus('cooked', name), 'utf8');
+  const num = (key: string): number => Number(new RegExp(`"${key}":\\s*(\\d+)`).exec(text)![1]);
+  const list = /"imported_packages":\s*\[([^\]]*)\]/.exec(text)![1]!.match(/\d+/g) ?? [];
+  return {
+    exportCount: num('export_count'), exportBundleCount: num('export_bundle_count'),
+    exportBundlesSize: num('export_bundles_size'), loadOrder: num('load_order'),
+    imports: list.map((d) => BigInt(d).toString(16).padStart(16, '0')),
+  };
+}
+
+function expectFormatError(f: () => unknown, structure: string | RegExp, offset?: number): FormatError {
+  let err: unknown;
+  try { f(); } catch (e) { err = e; }
+  expect(err).toBeInstanceOf(FormatError);
+  const fe = err as FormatError;
+  if (typeof structure === 'string') expect(fe.structure).toBe(structure); else expect(fe.structure).toMatch(structure);
+  if (offset !== undefined) expect(fe.offset).toBe(offset);
+  expect(fe.message).toContain(fe.file);
+  return fe;
+}
+
+describe('container header: real headers', () => {
+  it('reads a UE4.27 header (Initial, no magic) to its end', () => {
+    const { bytes, h } = header('retoc427_ContainerHeader.bin');
+    expect(h.version).toBe(V.Initial);
+    expect(h.versionForced).toBe(false);
+    expect(h.containerId).toBe('9403ca6a2f5a5899');
+    expect(h.packageIds.length).toBe(52583);
+    expect(h.storeEntries.length).toBe(52583);
+    expect(h.byteLength).toBe(bytes.length);
+    expect(totalImports(h)).toBe(193557);
+    expect(h.packageIds[0]).toBe('00006c1df85c08d9');
+    expect(h.packageIds.at(-1)).toBe('ffff1a13f5721d1a');
+    expect(h.storeEntries[0]).toEqual({ exportBundlesSize: 2297, exportCount: 1, exportBundleCount: 1, loadOrder: 52541, importedPackages: [], shaderMapHashes: [] });
+    expect(h.containerNames).toEqual([]);
+    expect(h.culturePackageMap).toEqual([]);
+  });
+
+  it('holds the store entries retoc recorded for the zen427 packages', () => {
+    const { h } = header('retoc427_ContainerHeader.bin');
+    for (const [meta, id] of [['zen427_BP_SpicyChoppingDamage.metadata.json', '22fd32646e72d32d'], ['zen427_T_Emissive.metadata.json', '7b688c86ccf36760']] as const) {
+      const want = retocStoreEntry(meta);
+      const e = findStoreEntry(h, id)!;
+      expect(e, meta).toBeDefined();
+      expect(e.exportCount).toBe(want.exportCount);
+      expect(e.exportBundleCount).toBe(want.exportBundleCount);
+      expect(e.exportBundlesSize).toBe(want.exportBundlesSize);
+      expect(e.loadOrder).toBe(want.loadOrder);
+      expect(e.importedPackages).toEqual(want.imports);
+    }
+    expect(findStoreEntry(h, '22fd32646e72d32d')!.importedPackages).toEqual(['c6c0df0096a21d37', '1ab317fd99266914', '27dd07ff85f1a390']);
+  });
+
+  it('reads a UE5.0 header (LocalizedPackages) with shader map hashes', () => {
+    const { bytes, h } = header('retoc50_ContainerHeader.bin');
+    expect(h.version).toBe(V.LocalizedPackages);
+    expect(h.containerId).toBe('ad7c3066f190536a');
+    expect(h.packageIds.length).toBe(22559);
+    expect(h.byteLength).toBe(bytes.length);
+    expect(totalImports(h)).toBe(51610);
+    expect(h.storeEntries.reduce((s, e) => s + e.shaderMapHashes.length, 0)).toBe(2126);
+    expect(h.storeEntries.reduce((s, e) => s + e.exportCount!, 0)).toBe(382251);
+    expect(h.packageIds[1]).toBe('0003f207e24c4980');
+    expect(h.storeEntries[1]).toEqual({ exportCount: 10, exportBundleCount: 1, importedPackages: ['43c1efce7a0c7d59', '594cb6e558415e12', 'bdfed28cecaf0747'], shaderMapHashes: [] });
+    expect(h.storeEntries.find((e) => e.shaderMapHashes.length)!.shaderMapHashes[0]).toMatch(/^[0-9a-f]{40}$/);
+    expect(h.localizedPackages).toEqual([]);
+    expect(h.packageRedirects).toEqual([]);
+  });
+
+  it('reads a UE5.3 header (NoExportInfo: two-view entries)', () => {
+    const { bytes, h } = header('retoc53_ContainerHeader.bin');
+    expect(h.version).toBe(V.NoExportInfo);
+    expect(h.containerId).toBe('152d75aae002767a');
+    expect(h.packageIds.length).toBe(3786);
+    expect(h.byteLength).toBe(bytes.length);
+    expect(totalImports(h)).toBe(1139);
+    expect(h.storeEntries.reduce((s, e) => s + e.shaderMapHashes.length, 0)).toBe(236);
+    expect(h.packageIds[17]).toBe('01bbc9fae21a7573');
+    expect(h.storeEntries[17]).toEqual({ importedPackages: ['18ddea28b9f66396', '37f3287a3ec89072', '6e814665ba975bdf', '7abba1fded1bc410'], shaderMapHashes: [] });
+    expect(h.storeEntries[0]!.exportCount).toBeUndefined();
+  });
+
+  it('reads UE4.25 headers (PreInitial) with the version forced, and detects them without', () => {
+    const { bytes, h } = header('retoc_issue7_ContainerHeader.bin', { version: V.PreInitial });
+    expect(h.version).toBe(V.PreInitial);
+    expect(h.versionForced).toBe(true);
+    expect(h.containerId).toBe('90dab7b6ce3fdb9b');
+    expect(h.packageIds.length).toBe(40307);
+    expect(h.byteLength).toBe(bytes.length);
+    expect(totalImports(h)).toBe(89791);
+    expect(h.storeEntries[0]).toEqual({ exportCount: 8, exportBundleCount: 1, importedPackages: ['cc4966557569887e', '55bbffd6df5bd2fe'], shaderMapHashes: [] });
+    expect(h.culturePackageMap.length).toBe(11);
+    expect(h.culturePackageMap[0]!.culture).toBe('zh-hant-tw');
+    expect(h.culturePackageMap[0]!.packages.length).toBe(2);
+    // Without the forced version the Initial layout does not read consistently, PreInitial does.
+    expect(header('retoc_issue7_ContainerHeader.bin').h.version).toBe(V.PreInitial);
+  });
+
+  it('reads a zero-padded PreInitial header to its real end', () => {
+    const { bytes, h } = header('retoc_issue18_ContainerHeader.bin', { version: V.PreInitial });
+    expect(h.containerId).toBe('8fa7ae270b85f529');
+    expect(h.packageIds.length).toBe(182);
+    expect(totalImports(h)).toBe(40);
+    expect(h.storeEntries.reduce((s, e) => s + e.exportCount!, 0)).toBe(302);
+    expect(h.byteLength).toBe(4732);
+    expect(bytes.length).toBe(65536);
+    expect(bytes.subarray(4732).every((b) => b === 0)).toBe(true);
+  });
+
+  it('reads the container headers inside real UE5.4 and UE5.8 containers', () => {
+    for (const [base, version, count, id] of [
+      ['iostore/isle_pakchunk999-WindowsClient_P', V.NoExportInfo, 12, '943e1fc4578fa48e'],
+      ['cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows', V.SoftPackageReferencesOffset, 97, '8e31e2f0b7de84f2'],
+    ] as const) {
+      const toc = readMiniToc(corpus(`${base}.utoc`));
+      const chunk = toc.chunks.find((c) => c.type === 6)!;
+      const h = parseContainerHeader(readMiniChunk(toc, corpus(`${base}.ucas`), chunk), base);
+      expect(h.version).toBe(version);
+      expect(h.packageIds.length).toBe(count);
+      expect(h.containerId).toBe(id);
+      expect(h.containerId).toBe(toc.containerId.toString(16).padStart(16, '0'));
+      // Every package of the container has its ExportBundleData chunk under the same id.
+      const chunkIds = new Set(toc.chunks.filter((c) => c.type === 1).map((c) => c.id.toString(16).padStart(16, '0')));
+      expect(h.packageIds.every((p) => chunkIds.has(p))).toBe(true);
+    }
+  });
+});
+
+/** A small writer for UE5 container headers, to build inputs the corpus does not have. */
+class Writer {
+  private bytes: number[] = [];
+  get pos(): number { return this.bytes.length; }
+  u8(v: number): this { this.bytes.push(v & 0xff); return this; }
+  u32(v: number): this { for (let i = 0; i < 4; i++) this.u8(v >>> (8 * i)); return this; }
+  u64(v: bigint): this { this.u32(Number(v & 0xffffffffn)); return this.u32(Number(v >> 32n)); }
+  raw(b: ArrayLike<number>): this { for (let i = 0; i < b.length; i++) this.u8(b[i]!); return this; }
+  patchU32(at: number, v: number): void { for (let i = 0; i < 4; i++) this.bytes[at + i] = (v >>> (8 * i)) & 0xff; }
+  done(): Uint8Array { return Uint8Array.from(this.bytes); }
+}
+
+/** A name batch of ASCII names with the engine's hashes (CityHash64 of the lowercase). */
+function nameBatch(w: Writer, names: string[], hashes: bigint[]): void {
+  w.u32(names.length);
+  if (!names.length) return;
+  w.u32(names.reduce((s, n) => s + n.length, 0)).u64(0xc1640000n);
+  hashes.forEach((h) => w.u64(h));
+  names.forEach((n) => w.u8(n.length >> 8).u8(n.length));
+  names.forEach((n) => w.raw(Buffer.from(n, 'latin1')));
+}
+
+/**
+ * A version 4 or 5 header: two packages (the second imports the first), one localized package,
+ * one redirect, soft references (package 0 → soft 0 and 1).
+ */
+async function syntheticHeader(version: 4 | 5): Promise<{ bytes: Uint8Array; softInfoAt: number }> {
+  const { cityHash64Words } = await import('../../src/core/hash/cityhash64.js');
+  const hashOf = (s: string): bigint => { const [h, l] = cityHash64Words(Buffer.from(s.toLowerCase(), 'latin1')); return (BigInt(h) << 32n) | BigInt(l); };
+  const w = new Writer().u32(CONTAINER_HEADER_MAGIC).u32(version).u64(0x1122334455667788n);
+  w.u32(2).u64(0xaaaan).u64(0xbbbbn); // package ids
+  // Store entries: two 16-byte entries {imports view, shaders view}, then the arrays.
+  const entries = new Writer();
+  entries.u32(0).u32(0).u32(0).u32(0); // package 0: nothing
+  entries.u32(1).u32(32 - 16).u32(0).u32(0); // package 1: one import at byte 32 (view at 16)
+  entries.u64(0xaaaan);
+  w.u32(entries.pos).raw(entries.done());
+  w.u32(0).u32(0); // no optional segment packages
+  nameBatch(w, ['/Game/L10N/X', '/Game/Old'], [hashOf('/Game/L10N/X'), hashOf('/Game/Old')]);
+  w.u32(1).u64(0xccccn).u32(0).u32(0); // localized: source id, name 0
+  w.u32(1).u64(0xddddn).u64(0xaaaan).u32(1).u32(3); // redirect: name 1, number 3 → "_2"
+  const soft = new Writer().u32(1); // bContainsSoftPackageReferences
+  soft.u32(2).u64(0xeeeen).u64(0xffffn);
+  const indices = new Writer();
+  indices.u32(2).u32(16); // package 0: 2 indices at byte 16
+  indices.u32(0).u32(0); // package 1: none
+  indices.u32(0).u32(1);
+  soft.u32(indices.pos).raw(indices.done());
+  const softInfoAt = w.pos;
+  if (version === 5) {
+    w.u64(0n).u64(0n);
+    w.patchU32(softInfoAt, w.pos);
+    w.patchU32(softInfoAt + 8, soft.pos);
+  }
+  w.raw(soft.done());
+  return { bytes: w.done(), softInfoAt };
+}
+
+describe('container header: UE5.5+ soft package references', () => {
+  for (const version of [4, 5] as const) {
+    it(`reads version ${version} localized packages, redirects and soft references`, async () => {
+      const { bytes } = await syntheticHeader(version);
+      const h = parseContainerHeader(bytes, `v${version}.bin`);
+      expect(h.version).toBe(version);
+      expect(h.containerId).toBe('1122334455667788');
+      expect(h.packageIds).toEqual(['000000000000aaaa', '000000000000bbbb']);
+      expect(h.storeEntries[1]!.importedPackages).toEqual(['000000000000aaaa']);
+      expect(h.containerNames).toEqual(['/Game/L10N/X', '/Game/Old']);
+      expect(h.localizedPackages).toEqual([{ sourcePackageId: '000000000000cccc', sourcePackageName: '/Game/L10N/X' }]);
+      expect(h.packageRedirects).toEqual([{ sourcePackageId: '000000000000dddd', targetPackageId: '000000000000aaaa', sourcePackageName: '/Game/Old_2' }]);
+      expect(h.softPackageReferences!.packageIds).toEqual(['000000000000eeee', '000000000000ffff']);
+      expect(h.softPackageReferences!.perPackage).toEqual([[0, 1], []]);
+      expect(h.byteLength).toBe(bytes.length);
+    });
+  }
+
+  it('rejects version 5 soft references that do not follow their serial info', async () => {
+    const { bytes, softInfoAt } = await syntheticHeader(5);
+    const bad = Uint8Array.from(bytes);
+    new DataView(bad.buffer).setUint32(softInfoAt, softInfoAt + 20, true);
+    expectFormatError(() => parseContainerHeader(bad, 'v5.bin'), 'soft package references serial info', softInfoAt);
+    const truncated = Uint8Array.from(bytes.subarray(0, bytes.length - 3));
+    expectFormatError(() => parseContainerHeader(truncated, 'v5.bin'), 'soft package references serial info', softInfoAt);
+  });
+});
+
+describe('container header: bad input', () => {
+  const good = readFileSync(corpus('headers/retoc53_ContainerHeader.bin'));
+
+  it('rejects a truncated header naming where it ran out', () => {
+    const fe = expectFormatError(() => parseContainerHeader(good.subarray(0, 40_000), 'cut.bin'), /store entries/);
+    expect(fe.message).toContain('cut.bin');
+  });
+
+  it('rejects an imported-packages view that points past the store entry buffer', () => {
+    const bad = Uint8Array.from(good);
+    const dv = new DataView(bad.buffer);
+    // Layout: magic, version, container id (8), package ids (u32 count + 8 each), buffer size, entries.
+    const count = dv.getUint32(16, true);
+    const entriesAt = 20 + count * 8 + 4;
+    dv.setUint32(entriesAt, 5, true); // package 0: 5 imports ...
+    dv.setUint32(entriesAt + 4, 0x7fffff00, true); // ... far beyond the buffer
+    expectFormatError(() => parseContainerHeader(bad, 'view.bin'), 'container store entries', entriesAt);
+  });
+
+  it('rejects an unknown version after the magic, and a forced version that contradicts it', () => {
+    const bad = Uint8Array.from(good);
+    new DataView(bad.buffer).setUint32(4, 9, true);
+    expectFormatError(() => parseContainerHeader(bad, 'v9.bin'), 'container header', 4);
+    expectFormatError(() => parseContainerHeader(good, 'v3.bin', { version: V.SoftPackageReferences }), 'container header', 4);
+  });
+
+  it('rejects a package count that differs from the package ids', () => {
+    const bytes = readFileSync(corpus('headers/retoc427_ContainerHeader.bin'));
+    const bad = Uint8Array.from(bytes);
+    new DataView(bad.buffer).setUint32(8, 5, true);
+    expectFormatError(() => parseContainerHeader(bad, 'count.bin', { version: V.Initial }), 'container header', 8);
+  });
+
+  it('rejects bytes after the header that are not zero padding', () => {
+    const bytes = readFileSync(corpus('headers/retoc_issue18_ContainerHeader.bin'));
+    const bad = Uint8Array.from(bytes);
+    bad[5000] = 1;
+    expectFormatError(() => parseContainerHeader(bad, 'tail.bin', { version: V.PreInitial }), 'container header', 5000);
+  });
+
+  it('rejects a huge package id count before allocating for it', () => {
+    const bad = Uint8Array.from(good.subarray(0, 64));
+    new DataView(bad.buffer).setUint32(16, 0x7fffffff, true);
+    expectFormatError(() => parseContainerHeader(bad, 'huge.bin'), 'container package ids', 16);
+  });
+});

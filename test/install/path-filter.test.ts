@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { compilePathFilter, isGlob } from '../../src/core/install/path-filter.js';
+
+const m = (filter: string, path: string): boolean => compilePathFilter(filter)(path.toLowerCase());
+
+describe('path filter', () => {
+  it('tells globs from substrings', () => {
+    expect(isGlob('a*b')).toBe(true);
+    expect(isGlob('a?')).toBe(true);
+    expect(isGlob('[ab]')).toBe(true);
+    expect(isGlob('Content/Maps')).toBe(false);
+  });
+  it('matches substrings case-insensitively anywhere in the path', () => {
+    expect(m('maps/lev', 'Game/Content/Maps/Level.umap')).toBe(true);
+    expect(m('MAPS', 'Game/Content/Maps/Level.umap')).toBe(true);
+    expect(m('maps/x', 'Game/Content/Maps/Level.umap')).toBe(false);
+  });
+  it('anchors globs to the full path', () => {
+    expect(m('*.umap', 'Level.umap')).toBe(true);
+    expect(m('*.umap', 'Game/Level.umap')).toBe(false);
+    expect(m('**/*.umap', 'Game/Content/Level.umap')).toBe(true);
+    expect(m('**/*.umap', 'Level.umap')).toBe(true);
+    expect(m('game/**/level.umap', 'Game/Level.umap')).toBe(true);
+    expect(m('game/**', 'Game/a/b/c')).toBe(true);
+    expect(m('game/*', 'Game/a/b')).toBe(false);
+    expect(m('game/?', 'Game/a')).toBe(true);
+    expect(m('game/?', 'Game/ab')).toBe(false);
+    expect(m('g[a-c]me/x', 'Game/x')).toBe(true);
+    expect(m('g[!a]me/x', 'Game/x')).toBe(false);
+    expect(m('g[]a]me', 'g]me')).toBe(true);
+    expect(m('a.b(c)+[', 'a.b(c)+[')).toBe(true);
+    expect(m('a.b*', 'axb')).toBe(false);
+  });
+});

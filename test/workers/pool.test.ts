@@ -1,0 +1,203 @@
+/**
+ * The worker pool against the bundled worker: the same bytes as inline decoding on real blocks,
+ * errors that keep their class, recovery after a decoder crash and after a worker dies,
+ * cancellation, and two threads that really run at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deflateSync } from 'node:zlib';
+import { corpus, CUE58_AES_KEY } from '../support/corpus.js';
+import { parseAesKey } from '../../src/core/crypto/keys.js';
+import { DecodeError, UnsupportedCodecError, isInputError } from '../../src/core/errors.js';
+import { checkChunkHash } from '../../src/core/hash/chunk-hash.js';
+import { jobIndexOf, runBlockJobs, type BlockJob } from '../../src/core/workers/block-job.js';
+import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../src/core/workers/pool.js';
+import { chunkJobs, loadContainer, type RealContainer } from '../codecs/real-chunks.js';
+import { oodleTrapBlock } from '../codecs/oodle-trap-block.js';
+import { ensureWorkerBundle } from './worker-bundle.js';
+
+const CUE58 = 'cue58/IoStore/Tagged';
+let bundle: string;
+let tmp: string;
+/** For the tests that need no fresh or special worker. */
+let shared: WorkerPool;
+const pools: WorkerPool[] = [];
+const newPool = (opts: Parameters<typeof createWorkerPool>[0]): WorkerPool => {
+  const p = createWorkerPool(opts);
+  pools.push(p);
+  return p;
+};
+
+/**
+ * A worker file for pool mechanics: jobs with codec "crash" kill the worker thread, jobs with
+ * codec "barrier" wait until a second "barrier" task is running at the same time (at most as many
+ * tenths of a second as their first data byte says);
+ * everything else goes to the real worker.
+ */
+function writeTestWorker(): string {
+  const file = join(tmp, 'test-worker.mjs');
+  if (existsSync(file)) return file;
+  writeFileSync(file, `
+import decode, { hash } from ${JSON.stringify(pathToFileURL(bundle).href)};
+import { BroadcastChannel } from 'node:worker_threads';
+export { hash };
+export default async function (task) {
+  const codec = task.jobs[0]?.codec;
+  if (codec === 'crash') process.exit(3);
+  if (codec !== 'barrier') return decode(task);
+  const channel = new BroadcastChannel('pakscope-pool-test-barrier');
+  const me = Math.random();
+  const met = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), 100 * new Uint8Array(task.input)[task.jobs[0].start]);
+    channel.onmessage = (m) => {
+      if (m.data === me) return;
+      channel.postMessage(me);
+      clearTimeout(timer);
+      resolve(true);
+    };
+    channel.postMessage(me);
+  });
+  channel.close();
+  return { ok: true, outputs: [Uint8Array.of(met ? 1 : 0)] };
+}
+`);
+  return file;
+}
+
+const job = (codec: string, data = new Uint8Array(16)): BlockJob =>
+  ({ data, codec, compressedSize: data.length, uncompressedSize: data.length });
+/** A barrier job that gives up after `tenths` tenths of a second. */
+const barrier = (tenths: number): BlockJob => job('barrier', Uint8Array.of(tenths));
+const zlibJob = (text: string): BlockJob => {
+  const data = deflateSync(text);
+  return { data, codec: 'Zlib', compressedSize: data.length, uncompressedSize: Buffer.byteLength(text) };
+};
+
+function allJobs(c: RealContainer): BlockJob[] {
+  const jobs: BlockJob[] = [];
+  for (let e = 0; e < c.toc.header.entryCount; e++) jobs.push(...chunkJobs(c, e).jobs);
+  return jobs;
+}
+
+const sameBytes = (a: Uint8Array[], b: Uint8Array[]): boolean =>
+  a.length === b.length && a.every((x, i) => Buffer.from(x).equals(b[i]!));
+
+beforeAll(() => {
+  bundle = ensureWorkerBundle();
+  tmp = mkdtempSync(join(tmpdir(), 'pakscope-pool-'));
+  shared = newPool({ threads: 2 });
+});
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.destroy()));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('worker pool', () => {
+  it('finds the bundled worker, and says where it looked when it is missing', () => {
+    expect(resolveWorkerFile()).toBe(bundle);
+    expect(resolveWorkerFile(bundle)).toBe(bundle);
+    expect(() => resolveWorkerFile(join(tmp, 'nope.mjs'))).toThrow(/not built \(looked for .*nope\.mjs\); run npm run build:cli/);
+  });
+
+  it('decodes real Zlib and encrypted Oodle chunks to the same bytes as inline decoding', async () => {
+    const pool = shared;
+    expect(pool.threads).toBe(2);
+    const containers = [
+      loadContainer(corpus(`${CUE58}/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc`)),
+      loadContainer(corpus(`${CUE58}/OodleEncrypted/CUE4ParseFixtures-Minimal-OodleEncrypted-Windows.utoc`), parseAesKey(CUE58_AES_KEY)),
+    ];
+    let compared = 0;
+    for (const c of containers) {
+      const perChunk = [...Array(c.toc.header.entryCount).keys()].map((e) => chunkJobs(c, e).jobs);
+      const pooled = await Promise.all(perChunk.map((jobs) => pool.decode(jobs)));
+      for (const [i, jobs] of perChunk.entries()) {
+        expect(sameBytes(pooled[i]!, await runBlockJobs(jobs)), `chunk ${i}`).toBe(true);
+        compared += jobs.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(250);
+  });
+
+  it('splits one large call across the threads and keeps the job order', async () => {
+    const pool = shared;
+    const jobs = allJobs(loadContainer(corpus(`${CUE58}/Oodle/CUE4ParseFixtures-Minimal-Oodle-Windows.utoc`)));
+    const total = jobs.reduce((n, j) => n + j.uncompressedSize, 0);
+    expect(total).toBeGreaterThan(2 * 1024 * 1024); // above the split threshold for two threads
+    expect(sameBytes(await pool.decode(jobs), await runBlockJobs(jobs))).toBe(true);
+  });
+
+  it('hashes in a worker with the same result as checkChunkHash', async () => {
+    const pool = shared;
+    const data = new Uint8Array(200_000).map((_, i) => (i * 7) & 0xff);
+    const stored = (await checkChunkHash(new Uint8Array(20), data)).actual.BLAKE3!;
+    const check = await pool.hash(data, Uint8Array.from(Buffer.from(stored, 'hex')));
+    expect(check).toMatchObject({ ok: true, algorithm: 'BLAKE3', expected: stored });
+    expect(data.length).toBe(200_000); // copied to the worker, not detached
+  });
+
+  it('rejects a job whose Oodle block crashes the decoder, keeping its class and index, then decodes the next', async () => {
+    const pool = newPool({ threads: 1 }); // a fresh worker: the trap block traps for certain
+    const trap = oodleTrapBlock();
+    const jobs = [job('None'), { data: trap.block, codec: 'Oodle', compressedSize: trap.block.length, uncompressedSize: trap.size }];
+    const err = await pool.decode(jobs).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DecodeError);
+    expect((err as DecodeError).method).toBe('Oodle (Leviathan)');
+    expect((err as Error).message).toMatch(/block crashed the decoder \(memory access out of bounds\)/);
+    expect(jobIndexOf(err)).toBe(1);
+    expect(isInputError(err)).toBe(true);
+
+    const text = new TextEncoder().encode('after the crash '.repeat(4096));
+    const [out] = await pool.decode([{ data: deflateSync(text), codec: 'Zlib', compressedSize: deflateSync(text).length, uncompressedSize: text.length }]);
+    expect(Buffer.from(out!).equals(text)).toBe(true);
+  });
+
+  it('revives UnsupportedCodecError with its codec', async () => {
+    const pool = shared;
+    const err = await pool.decode([zlibJob('x'), job('Brotli')]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnsupportedCodecError);
+    expect((err as UnsupportedCodecError).codec).toBe('Brotli');
+    expect(jobIndexOf(err)).toBe(1);
+  });
+
+  it('rejects only the job whose worker died; the next job gets a new worker', async () => {
+    const pool = newPool({ threads: 1, workerFile: writeTestWorker() });
+    await expect(pool.decode([job('crash')])).rejects.toThrow(/^block decoder worker failed: /);
+    const [out] = await pool.decode([zlibJob('new worker')]);
+    expect(Buffer.from(out!).toString()).toBe('new worker');
+  });
+
+  it('runs two tasks on two threads at the same time (and one thread cannot)', async () => {
+    const file = writeTestWorker();
+    const two = newPool({ threads: 2, workerFile: file });
+    const met = await Promise.all([two.decode([barrier(50)]), two.decode([barrier(50)])]);
+    expect(met.map(([m]) => m![0])).toEqual([1, 1]);
+    const one = newPool({ threads: 1, workerFile: file });
+    const alone = await Promise.all([one.decode([barrier(3)]), one.decode([barrier(3)])]);
+    expect(alone.map(([m]) => m![0])).toEqual([0, 0]);
+  });
+
+  it('cancels through AbortSignal, before and during a task, and keeps working', async () => {
+    const pool = newPool({ threads: 1, workerFile: writeTestWorker() });
+    const reason = new Error('user closed the tab');
+    await expect(pool.decode([zlibJob('never sent')], AbortSignal.abort(reason))).rejects.toBe(reason);
+    const controller = new AbortController();
+    const running = pool.decode([barrier(30)], controller.signal); // waits 3 s for a partner
+    setTimeout(() => controller.abort(reason), 100);
+    const started = Date.now();
+    await expect(running).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1500);
+    const [out] = await pool.decode([zlibJob('still here')]);
+    expect(Buffer.from(out!).toString()).toBe('still here');
+  });
+
+  it('returns stored, unencrypted blocks without a trip to a worker', async () => {
+    const pool = shared;
+    const data = Uint8Array.of(1, 2, 3, 4);
+    const [out] = await pool.decode([job('None', data)]);
+    expect(out!.buffer).toBe(data.buffer);
+  });
+});
