@@ -4,20 +4,10 @@
  * inputs; nothing else compares engine numbers.
  */
 
-/** EIoStoreTocVersion: each member names what that .utoc version added. */
-export enum TocVersion {
-  Invalid = 0,
-  Initial = 1,
-  DirectoryIndex = 2,
-  PartitionSize = 3,
-  PerfectHash = 4,
-  PerfectHashWithOverflow = 5,
-  OnDemandMetaData = 6,
-  RemovedOnDemandMetaData = 7,
-  ReplaceIoChunkHashWithIoHash = 8,
-  AddedSourceHashes = 9,
-  ContainerEncryptionMethod = 10,
-}
+// The .utoc versions are the .utoc reader's (iostore/toc-version.ts); this table maps releases to them.
+import { TocVersion } from './iostore/toc-version.js';
+
+export { TocVersion };
 
 /** EIoContainerHeaderVersion. PreInitial is PakScope's (and retoc's) name for UE4.25's unversioned header. */
 export enum ContainerHeaderVersion {

@@ -7,6 +7,7 @@ import { FormatError } from './errors.js';
 import { uassetToPackageModel } from './uasset/model.js';
 import { parseUAsset } from './uasset/parse.js';
 import type { UAssetPackage, UAssetParseOptions } from './uasset/package.js';
+import { PACKAGE_FILE_TAG, UE3_FIRST_FILE_VERSION, hex32, olderEngineDescription } from './uasset/versions.js';
 import { ue12ToPackageModel } from './ue12/model.js';
 import { parseUe12Package, type Ue12Package } from './ue12/package.js';
 
@@ -145,11 +146,11 @@ export type ClassicPackageKind = 'uasset' | 'ue12' | 'ue3' | 'unknown';
 export function detectClassicPackage(bytes: Uint8Array): { kind: ClassicPackageKind; fileVersion: number | null; licensee: number | null } {
   if (bytes.length < 8) return { kind: 'unknown', fileVersion: null, licensee: null };
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (v.getUint32(0, true) !== 0x9e2a83c1) return { kind: 'unknown', fileVersion: null, licensee: null };
+  if (v.getUint32(0, true) !== PACKAGE_FILE_TAG) return { kind: 'unknown', fileVersion: null, licensee: null };
   const field = v.getInt32(4, true);
   if (field < 0) return { kind: 'uasset', fileVersion: field, licensee: null };
   const fileVersion = field & 0xffff, licensee = field >>> 16;
-  return { kind: fileVersion >= 178 ? 'ue3' : 'ue12', fileVersion, licensee };
+  return { kind: fileVersion >= UE3_FIRST_FILE_VERSION ? 'ue3' : 'ue12', fileVersion, licensee };
 }
 
 /**
@@ -162,8 +163,8 @@ export function parseClassicPackageModel(bytes: Uint8Array, fileName: string, op
     case 'uasset': return toPackageModel(parseUAsset(bytes, fileName, opts), bytes);
     case 'ue12': return toPackageModel(parseUe12Package(bytes, fileName), bytes);
     case 'ue3':
-      throw new FormatError(fileName, 'package header', 4, `file version ${kind.fileVersion} (licensee ${kind.licensee}) makes this an Unreal Engine 3 package: UE3 packages are not supported yet`);
+      throw new FormatError(fileName, 'package header', 4, olderEngineDescription(kind.fileVersion!, kind.licensee!));
     default:
-      throw new FormatError(fileName, 'package header', 0, 'not an Unreal package (no package tag 0x9E2A83C1)');
+      throw new FormatError(fileName, 'package header', 0, `not an Unreal package (no package tag ${hex32(PACKAGE_FILE_TAG)})`);
   }
 }

@@ -5,10 +5,20 @@
 const TAG = '$base64';
 
 export function encodeJson(value: unknown): string {
+  // A replacer costs a call per value: skip it for the big byte-free answers (a 100,000-entry folder).
+  if (!hasBytes(value, 3)) return JSON.stringify(value);
   return JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? { [TAG]: toBase64(v) } : v));
 }
 
+/** Byte arrays sit near the top of an answer ({ ok, value: { bytes } }); arrays hold none. */
+function hasBytes(v: unknown, depth: number): boolean {
+  if (v instanceof Uint8Array) return true;
+  if (depth === 0 || v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  return Object.values(v).some((x) => hasBytes(x, depth - 1));
+}
+
 export function decodeJson(text: string): unknown {
+  if (!text.includes(`"${TAG}"`)) return JSON.parse(text);
   return JSON.parse(text, (_key, v: unknown) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
       const keys = Object.keys(v);

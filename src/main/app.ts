@@ -49,8 +49,7 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   await app.whenReady();
 
   shell.session.onHeadersReceived((details, callback) => callback({ responseHeaders: withCsp(details.responseHeaders) }));
-  // A file browser needs no camera, microphone, notifications, geolocation, ...
-  shell.session.setPermissionRequestHandler((_permission, callback) => callback(false));
+  shell.session.setPermissionPolicy(isPermissionAllowed);
 
   let window: ShellWindow | null = null;
   const pick = async (kind: 'folder' | 'file'): Promise<string | null> => {
@@ -109,6 +108,14 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
     await win.loadFile(config.rendererFile, { query });
   }
   return { window: win, backend, initialPath };
+}
+
+/**
+ * A file browser needs no camera, microphone, notifications, geolocation, ...: only writing to
+ * the clipboard ("Copy path").
+ */
+export function isPermissionAllowed(permission: string): boolean {
+  return permission === 'clipboard-sanitized-write';
 }
 
 /** Where electron-vite puts the built files, relative to out/main. */

@@ -27,9 +27,9 @@ export function createElectronShell(electron: typeof Electron): ElectronShell {
     session: {
       onHeadersReceived: (listener) => session.defaultSession.webRequest.onHeadersReceived((details, callback) =>
         listener({ url: details.url, responseHeaders: details.responseHeaders as Record<string, string[]> | undefined }, callback)),
-      setPermissionRequestHandler: (handler) => {
-        session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => handler(permission, callback));
-        session.defaultSession.setPermissionCheckHandler(() => false);
+      setPermissionPolicy: (allowed) => {
+        session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(allowed(permission)));
+        session.defaultSession.setPermissionCheckHandler((_wc, permission) => allowed(permission));
       },
     },
     createWindow: (options: WindowOptions) => {

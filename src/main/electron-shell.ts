@@ -71,7 +71,8 @@ export interface HeadersReceivedDetails {
 
 export interface ShellSession {
   onHeadersReceived(listener: (details: HeadersReceivedDetails, callback: (response: { responseHeaders: Record<string, string[]> }) => void) => void): void;
-  setPermissionRequestHandler(handler: (permission: string, callback: (granted: boolean) => void) => void): void;
+  /** Decides every permission request and check of the page (Electron: request and check handlers). */
+  setPermissionPolicy(allowed: (permission: string) => boolean): void;
 }
 
 export interface ShellApp {

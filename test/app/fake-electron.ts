@@ -65,7 +65,7 @@ export class FakeShell implements ElectronShell {
   windows: FakeWindow[] = [];
   handlers = new Map<string, IpcHandler>();
   headerHook: ((d: HeadersReceivedDetails, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void) | null = null;
-  permissionHook: ((permission: string, cb: (granted: boolean) => void) => void) | null = null;
+  permissionPolicy: ((permission: string) => boolean) | null = null;
   dialogCalls: OpenDialogOptions[] = [];
   dialogAnswer: { canceled: boolean; filePaths: string[] } = { canceled: true, filePaths: [] };
   quitCalls = 0;
@@ -93,7 +93,7 @@ export class FakeShell implements ElectronShell {
   };
   session = {
     onHeadersReceived: (l: NonNullable<FakeShell['headerHook']>) => { this.headerHook = l; },
-    setPermissionRequestHandler: (h: NonNullable<FakeShell['permissionHook']>) => { this.permissionHook = h; },
+    setPermissionPolicy: (p: (permission: string) => boolean) => { this.permissionPolicy = p; },
   };
   versions = { electron: '38.8.6', chrome: '140.0.0.0' };
 

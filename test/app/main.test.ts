@@ -118,14 +118,15 @@ describe('content security policy', () => {
 });
 
 describe('startApp with a fake Electron', () => {
-  it('sets the CSP on every response and refuses every permission', async () => {
+  it('sets the CSP on every response and refuses every permission but clipboard writes', async () => {
     const { shell } = await boot();
     let headers: Record<string, string[]> = {};
     shell.headerHook!({ url: 'http://localhost:5173/', responseHeaders: { 'Content-Security-Policy': ['default-src *'] } }, (r) => { headers = r.responseHeaders; });
     expect(headers['Content-Security-Policy']).toEqual([contentSecurityPolicy('header')]);
-    let granted: boolean | null = null;
-    shell.permissionHook!('media', (g) => { granted = g; });
-    expect(granted).toBe(false);
+    for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'fullscreen', 'clipboard-read', 'hid', 'serial']) {
+      expect(shell.permissionPolicy!(p), p).toBe(false);
+    }
+    expect(shell.permissionPolicy!('clipboard-sanitized-write')).toBe(true);
   });
 
   it('opens one hardened window: no navigation, no new windows, no webviews', async () => {

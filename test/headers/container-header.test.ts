@@ -4,6 +4,7 @@ import {
   CONTAINER_HEADER_MAGIC, ContainerHeaderVersion, findStoreEntry, parseContainerHeader, type ContainerHeader,
 } from '../../src/core/iostore/container-header.js';
 import { FormatError } from '../../src/core/errors.js';
+import { cityHash64Words } from '../../src/core/hash/cityhash64.js';
 import { corpus } from '../support/corpus.js';
 import { readMiniChunk, readMiniToc } from '../zen/mini-utoc.js';
 
@@ -167,24 +168,39 @@ function nameBatch(w: Writer, names: string[], hashes: bigint[]): void {
 }
 
 /**
- * A version 4 or 5 header: two packages (the second imports the first), one localized package,
- * one redirect, soft references (package 0 → soft 0 and 1).
+ * A UE5.1+ header: two packages (the second imports the first), one localized package, one
+ * redirect; version 2 adds an optional-segment package and a shader map hash, versions 4 and 5
+ * soft references (package 0 → soft 0 and 1).
  */
-async function syntheticHeader(version: 4 | 5): Promise<{ bytes: Uint8Array; softInfoAt: number }> {
-  const { cityHash64Words } = await import('../../src/core/hash/cityhash64.js');
+function syntheticHeader(version: 2 | 4 | 5): { bytes: Uint8Array; softInfoAt: number } {
   const hashOf = (s: string): bigint => { const [h, l] = cityHash64Words(Buffer.from(s.toLowerCase(), 'latin1')); return (BigInt(h) << 32n) | BigInt(l); };
   const w = new Writer().u32(CONTAINER_HEADER_MAGIC).u32(version).u64(0x1122334455667788n);
   w.u32(2).u64(0xaaaan).u64(0xbbbbn); // package ids
-  // Store entries: two 16-byte entries {imports view, shaders view}, then the arrays.
   const entries = new Writer();
-  entries.u32(0).u32(0).u32(0).u32(0); // package 0: nothing
-  entries.u32(1).u32(32 - 16).u32(0).u32(0); // package 1: one import at byte 32 (view at 16)
-  entries.u64(0xaaaan);
+  if (version === 2) {
+    // 24-byte entries {export count, bundle count, imports view, shader hashes view}, then the arrays.
+    entries.u32(1).u32(1).u32(0).u32(0).u32(0).u32(0);
+    entries.u32(3).u32(1).u32(1).u32(48 - 32).u32(1).u32(56 - 40);
+    entries.u64(0xaaaan);
+    entries.raw(Array.from({ length: 20 }, (_, i) => i));
+  } else {
+    // 16-byte entries {imports view, shader hashes view}, then the arrays.
+    entries.u32(0).u32(0).u32(0).u32(0);
+    entries.u32(1).u32(32 - 16).u32(0).u32(0); // package 1: one import at byte 32 (view at 16)
+    entries.u64(0xaaaan);
+  }
   w.u32(entries.pos).raw(entries.done());
-  w.u32(0).u32(0); // no optional segment packages
+  if (version === 2) {
+    const optional = new Writer().u32(2).u32(1).u32(0).u32(0).u32(0).u32(0); // export count 2, 1 bundle
+    w.u32(1).u64(0xaaaan).u32(optional.pos).raw(optional.done());
+  } else {
+    w.u32(0).u32(0); // no optional segment packages
+  }
   nameBatch(w, ['/Game/L10N/X', '/Game/Old'], [hashOf('/Game/L10N/X'), hashOf('/Game/Old')]);
-  w.u32(1).u64(0xccccn).u32(0).u32(0); // localized: source id, name 0
-  w.u32(1).u64(0xddddn).u64(0xaaaan).u32(1).u32(3); // redirect: name 1, number 3 → "_2"
+  w.u32(1).u64(0xccccn).u32(0x40000000).u32(0); // localized: source id, container name 0
+  w.u32(1).u64(0xddddn).u64(0xaaaan).u32(0x40000001).u32(3); // redirect: name 1, number 3 → "_2"
+  const softInfoAt = w.pos;
+  if (version === 2) return { bytes: w.done(), softInfoAt };
   const soft = new Writer().u32(1); // bContainsSoftPackageReferences
   soft.u32(2).u64(0xeeeen).u64(0xffffn);
   const indices = new Writer();
@@ -192,7 +208,6 @@ async function syntheticHeader(version: 4 | 5): Promise<{ bytes: Uint8Array; sof
   indices.u32(0).u32(0); // package 1: none
   indices.u32(0).u32(1);
   soft.u32(indices.pos).raw(indices.done());
-  const softInfoAt = w.pos;
   if (version === 5) {
     w.u64(0n).u64(0n);
     w.patchU32(softInfoAt, w.pos);
@@ -202,10 +217,10 @@ async function syntheticHeader(version: 4 | 5): Promise<{ bytes: Uint8Array; sof
   return { bytes: w.done(), softInfoAt };
 }
 
-describe('container header: UE5.5+ soft package references', () => {
-  for (const version of [4, 5] as const) {
-    it(`reads version ${version} localized packages, redirects and soft references`, async () => {
-      const { bytes } = await syntheticHeader(version);
+describe('container header: versions the corpus lacks', () => {
+  for (const version of [2, 4, 5] as const) {
+    it(`reads version ${version} store entries, localized packages, redirects${version > 2 ? ' and soft references' : ' and optional segments'}`, () => {
+      const { bytes } = syntheticHeader(version);
       const h = parseContainerHeader(bytes, `v${version}.bin`);
       expect(h.version).toBe(version);
       expect(h.containerId).toBe('1122334455667788');
@@ -214,14 +229,26 @@ describe('container header: UE5.5+ soft package references', () => {
       expect(h.containerNames).toEqual(['/Game/L10N/X', '/Game/Old']);
       expect(h.localizedPackages).toEqual([{ sourcePackageId: '000000000000cccc', sourcePackageName: '/Game/L10N/X' }]);
       expect(h.packageRedirects).toEqual([{ sourcePackageId: '000000000000dddd', targetPackageId: '000000000000aaaa', sourcePackageName: '/Game/Old_2' }]);
-      expect(h.softPackageReferences!.packageIds).toEqual(['000000000000eeee', '000000000000ffff']);
-      expect(h.softPackageReferences!.perPackage).toEqual([[0, 1], []]);
       expect(h.byteLength).toBe(bytes.length);
+      if (version === 2) {
+        expect(h.storeEntries[1]).toEqual({
+          exportCount: 3, exportBundleCount: 1, importedPackages: ['000000000000aaaa'],
+          shaderMapHashes: ['000102030405060708090a0b0c0d0e0f10111213'],
+        });
+        expect(h.optionalSegmentPackageIds).toEqual(['000000000000aaaa']);
+        expect(h.optionalSegmentStoreEntries).toEqual([{ exportCount: 2, exportBundleCount: 1, importedPackages: [], shaderMapHashes: [] }]);
+        expect(h.softPackageReferences).toBeUndefined();
+        // The optional segment's entry is found by id, after the main one.
+        expect(findStoreEntry(h, '000000000000aaaa')!.exportCount).toBe(1);
+      } else {
+        expect(h.softPackageReferences!.packageIds).toEqual(['000000000000eeee', '000000000000ffff']);
+        expect(h.softPackageReferences!.perPackage).toEqual([[0, 1], []]);
+      }
     });
   }
 
-  it('rejects version 5 soft references that do not follow their serial info', async () => {
-    const { bytes, softInfoAt } = await syntheticHeader(5);
+  it('rejects version 5 soft references that do not follow their serial info', () => {
+    const { bytes, softInfoAt } = syntheticHeader(5);
     const bad = Uint8Array.from(bytes);
     new DataView(bad.buffer).setUint32(softInfoAt, softInfoAt + 20, true);
     expectFormatError(() => parseContainerHeader(bad, 'v5.bin'), 'soft package references serial info', softInfoAt);

@@ -233,7 +233,8 @@ describe('the archive', () => {
     expect(jobs.map((j) => j.uncompressedSize)).toEqual([65536, 65536]); // blocks 1 and 2 of 0..3
     expect(Buffer.from(await a.readRange(big.ref, 199_990, 1000)).equals(Buffer.from(data.subarray(199_990)))).toBe(true);
     expect(await a.readRange(big.ref, 500_000, 10)).toHaveLength(0);
-    expect(() => a.readRange(big.ref, -1, 10)).toThrow(RangeError);
+    await expect(a.readRange(big.ref, -1, 10)).rejects.toThrow(RangeError);
+    await expect(a.read(99)).rejects.toThrow(/no entry 99 \(the pak lists 5 files\)/);
 
     const movie: PakWriterFile[] = [{ name: 'Movies/Intro.bk2', data: randomBytesSeeded(2_500_123, 9) }];
     const m = await open(writePak(movie, { version: 15, encrypt: true, key: KEY, encryptionMethod: 'AES-CTR' }));

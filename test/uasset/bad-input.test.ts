@@ -176,7 +176,7 @@ describe('cyclic outers', () => {
 describe('other engines and other files', () => {
   it('reports a UE3 package as not supported yet', () => {
     const e = formatError(() => parseUAsset(load('legacy/uelib_TestUC3.u'), 'TestUC3.u'));
-    expect(e.message).toBe('TestUC3.u: package summary at byte 4: file version 868 (licensee 0) makes this an Unreal Engine 3 package, not a UE4/UE5 one: UE3 packages are not supported yet');
+    expect(e.message).toBe('TestUC3.u: package summary at byte 4: file version 868 (licensee 0) makes this an Unreal Engine 3 package: UE3 packages are not supported yet');
   });
 
   it('sends a UE1/2 package to the UE1/2 reader', () => {

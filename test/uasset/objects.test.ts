@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseUAsset } from '../../src/core/uasset/parse.js';
-import { fnameText } from '../../src/core/uasset/names.js';
+import { displayName } from '../../src/core/zen/name-batch.js';
 import { corpus } from '../support/corpus.js';
 
 function parse(rel: string, opts: { packageName?: string } = {}) {
@@ -12,10 +12,11 @@ function parse(rel: string, opts: { packageName?: string } = {}) {
 }
 
 describe('FName text', () => {
-  it('prints number n as _(n-1), as the engine does', () => {
-    expect(fnameText('K2Node_Event', 0)).toBe('K2Node_Event');
-    expect(fnameText('K2Node_Event', 1)).toBe('K2Node_Event_0');
-    expect(fnameText('BookMark', 3)).toBe('BookMark_2');
+  it('prints number n as _(n-1), as the engine does (the name map stores K2Node_Event with number 1)', () => {
+    expect(displayName('K2Node_Event', 1)).toBe('K2Node_Event_0');
+    const pkg = parse('uncooked/uapi427_TestActorBP.uasset');
+    expect(pkg.names.some((n) => n.name === 'K2Node_Event')).toBe(true);
+    expect(pkg.names.some((n) => n.name === 'K2Node_Event_0')).toBe(false);
   });
 });
 
@@ -125,5 +126,101 @@ describe('UE5 package trailer', () => {
     const pkg = parse('uncooked/ue53_T_GridChecker_A.uasset');
     expect(pkg.trailer).toMatchObject({ offset: 6720, version: 2, headerLength: 77, payloadsDataLength: 2872, trailerLength: 2969 });
     expect(pkg.trailer!.payloads).toEqual([expect.objectContaining({ accessMode: 'Local', absoluteOffset: 6797, compressedSize: 2872, rawSize: 1050852 })]);
+  });
+});
+
+describe('UE5 data resources', () => {
+  // BULKDATA_PayloadInSeperateFile: the payload lives in the .ubulk.
+  const IN_SEPARATE_FILE = 0x100;
+  for (const [rel, ubulk] of [['cooked/retoc55_SM_Cube.uasset', 'cooked/retoc55_SM_Cube.ubulk'], ['cooked/retoc56_SM_Cube.uasset', 'cooked/retoc56_SM_Cube.ubulk'], ['cooked/retoc56_T_Quinn_01_D.uasset', 'cooked/retoc56_T_Quinn_01_D.ubulk']] as const) {
+    it(`${rel}: the .ubulk payloads fill the .ubulk back to back`, () => {
+      const pkg = parse(rel);
+      expect(pkg.dataResources!.version).toBe(2);
+      const inBulk = pkg.dataResources!.resources.filter((d) => d.legacyBulkDataFlags & IN_SEPARATE_FILE).sort((a, b) => a.serialOffset - b.serialOffset);
+      expect(inBulk.length).toBeGreaterThan(0);
+      let at = 0;
+      for (const d of inBulk) {
+        expect(d.serialOffset).toBe(at);
+        at += d.serialSize;
+      }
+      expect(at).toBe(statSync(corpus(ubulk)).size);
+      for (const d of pkg.dataResources!.resources) expect(d.outerIndex).toBeGreaterThan(0);
+    });
+  }
+
+  it('reads version 1 entries (no cooked index) of UE5.3', () => {
+    const pkg = parse('cooked/uapi53_Entry.umap');
+    expect(pkg.dataResources!.version).toBe(1);
+    expect(pkg.dataResources!.resources).toHaveLength(4);
+    expect(pkg.dataResources!.resources[0]).toMatchObject({ cookedIndex: null, serialOffset: 53, serialSize: 434, rawSize: 434, outerIndex: 1 });
+  });
+});
+
+describe('cooked split packages', () => {
+  const rel = 'cooked/retoc56_SM_Cube.uasset';
+  const header = new Uint8Array(readFileSync(corpus(rel)));
+  const uexp = new Uint8Array(readFileSync(corpus('cooked/retoc56_SM_Cube.uexp')));
+
+  it('parses a .uasset without its .uexp, with the data marked missing', () => {
+    const pkg = parseUAsset(header, rel);
+    expect(pkg.issues).toEqual([]);
+    expect(pkg.exportData).toMatchObject({ file: 'missing', uexpSize: null, start: 1744, end: 1744 + 6807 - 4 });
+    expect(pkg.exports.every((e) => e.dataFile === 'missing')).toBe(true);
+    expect(pkg.exports[0]!.dataFileOffset).toBe(pkg.exports[0]!.serialOffset - 1744);
+  });
+
+  it('reads the stored ranges the same from the .uasset and .uexp as one stream', () => {
+    const joined = new Uint8Array(header.length + uexp.length);
+    joined.set(header);
+    joined.set(uexp, header.length);
+    const pkg = parseUAsset(joined, rel);
+    const split = parseUAsset(header, rel, { uexpSize: uexp.length });
+    expect(pkg.exports.map((e) => [e.serialOffset, e.serialSize])).toEqual(split.exports.map((e) => [e.serialOffset, e.serialSize]));
+    expect(pkg.exports.every((e) => e.dataFile === 'uasset' && e.dataFileOffset === e.serialOffset)).toBe(true);
+    expect(split.exports.every((e) => e.dataFile === 'uexp')).toBe(true);
+  });
+
+  it('says so when the .uexp is shorter than the exports need', () => {
+    const pkg = parseUAsset(header, rel, { uexpSize: 100 });
+    expect(pkg.issues.length).toBeGreaterThan(0);
+    expect(pkg.issues[0]!.detail).toMatch(/is outside the export data \(1744\.\.1844\)/);
+  });
+});
+
+describe('a short .uexp', () => {
+  it('is the data\'s fault, not the layout\'s', () => {
+    const pkg = parseUAsset(new Uint8Array(readFileSync(corpus('cooked/retoc56_SM_Cube.uasset'))), 'x', { uexpSize: 100 });
+    expect(pkg.version).toMatchObject({ engine: '5.6', source: 'layout' });
+    expect(pkg.warnings).toEqual([]);
+    expect(pkg.issues.length).toBeGreaterThan(0);
+    for (const i of pkg.issues) expect(i).toMatchObject({ structure: 'export map', detail: expect.stringContaining('is outside the export data (1744..1844)') });
+  });
+});
+
+describe('header sections', () => {
+  it('tile a UE4 texture package from the summary to the tag', () => {
+    const pkg = parse('uncooked/ue4old_T_FPGun_M.uasset');
+    expect(pkg.sections.map((s) => s.name)).toEqual([
+      'summary', 'name map', 'import map', 'export map', 'depends map', 'thumbnail T_FPGun_M', 'thumbnail table',
+      'asset registry data', 'export data', 'bulk data', 'package tag',
+    ]);
+    let at = 0;
+    for (const s of pkg.sections) {
+      expect(s.offset, s.name).toBe(at);
+      at += s.size;
+    }
+    expect(at).toBe(pkg.fileSize);
+  });
+
+  it('never overlap, in any corpus package', () => {
+    for (const rel of ['uncooked/uapi57_BP_FP_CameraManager.uasset', 'uncooked/ue53_T_GridChecker_A.uasset', 'cooked/uapi427_Map_FrontEnd_Hotel_LS_Night.umap', 'cooked/retoc56_T_Quinn_01_D.uasset']) {
+      const pkg = parse(rel);
+      let end = 0;
+      for (const s of pkg.sections) {
+        expect(s.offset, `${rel} ${s.name}`).toBeGreaterThanOrEqual(end);
+        end = s.offset + s.size;
+      }
+      expect(end).toBeLessThanOrEqual(pkg.fileSize);
+    }
   });
 });

@@ -118,7 +118,8 @@ describe('the engine of an unversioned package', () => {
 
   it('takes the caller\'s engine among layouts that all fit', () => {
     const pkg = parse('cooked/uapi423_Items.uasset', { engine: '4.23', uexpSize: 24447 });
-    expect(pkg.version).toMatchObject({ source: 'engine-option', engine: '4.23', ue4: 517 });
+    expect(pkg.version).toMatchObject({ source: 'engine-option', engine: '4.23', ue4: 517, engineCandidates: ['4.21', '4.22', '4.23'] });
+    expect(pkg.warnings).toEqual([]);
     expect(parse('cooked/uapi423_Items.uasset', { uexpSize: 24447 }).version).toMatchObject({ source: 'layout', engine: '4.16-4.27', ue4: 522 });
   });
 

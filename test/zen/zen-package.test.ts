@@ -157,6 +157,25 @@ describe('Zen packages in corpus/cooked', () => {
     expect(pkg.exports[0]!.publicExportHash).toMatch(/^[89ab]/); // package import type bits
   });
 
+  it('agrees with the store entries retoc recorded (metadata.json) for every UE4.27 chunk', () => {
+    for (const [chunk, meta] of [
+      ['zen427_TestModUI.uzenasset', 'zen427_TestModUI.metadata.json'],
+      ['zen427_T_Emissive.uasset', 'zen427_T_Emissive.metadata.json'],
+      ['zen427_BP_SpicyChoppingDamage.uasset', 'zen427_BP_SpicyChoppingDamage.metadata.json'],
+    ]) {
+      const text = readFileSync(corpus('cooked', meta!), 'utf8');
+      const num = (key: string): number => Number(new RegExp(`"${key}":\\s*(\\d+)`).exec(text)![1]);
+      const ids = (/"imported_packages":\s*\[([^\]]*)\]/.exec(text)![1]!.match(/\d+/g) ?? [])
+        .map((d) => BigInt(d).toString(16).padStart(16, '0'));
+      const { bytes, pkg } = parse(chunk!, ZenLayout.PackageSummary);
+      expect(pkg.exports.length, chunk).toBe(num('export_count'));
+      expect(pkg.exportBundleHeaders.length, chunk).toBe(num('export_bundle_count'));
+      expect(bytes.length, chunk).toBe(num('export_bundles_size'));
+      // The graph data names the imported packages (sorted by id); the store entry in import order.
+      expect(pkg.importedPackageIds.slice().sort(), chunk).toEqual(ids.slice().sort());
+    }
+  });
+
   it('uses the store entry from the container header when given', () => {
     const header = parseContainerHeader(readFileSync(corpus('headers/retoc427_ContainerHeader.bin')), 'retoc427_ContainerHeader.bin');
     const entry = findStoreEntry(header, '22fd32646e72d32d')!;

@@ -176,13 +176,13 @@ export class PakArchive implements Archive {
     return this.index?.files[ref]?.path ?? `#${ref}`;
   }
 
-  read(ref: number, signal?: AbortSignal): Promise<Uint8Array> {
+  async read(ref: number, signal?: AbortSignal): Promise<Uint8Array> {
     const e = this.entry(ref);
     return this.readEntry(ref, e, 0, e.uncompressedSize, signal);
   }
 
   /** `length` bytes from `offset` of a file's data (clamped to its size), decoding only the blocks that cover them. */
-  readRange(ref: number, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+  async readRange(ref: number, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
       throw new RangeError(`range ${offset}+${length} is not a valid byte range`);
     }
@@ -305,8 +305,12 @@ export class PakArchive implements Archive {
     const record = await this.readInDataRecord(e, path);
     const stored = e.hash ?? record.hash!;
     if (isZero(stored)) return null;
-    const h = createHash('sha1');
     const start = e.offset + e.recordSize;
+    if (start + e.compressedSize > this.src.size) {
+      throw new FormatError(this.path, `entry "${path}"`, e.offset,
+        `its ${e.compressedSize} stored bytes at ${start} lie past the end of the file (${this.src.size} bytes)`);
+    }
+    const h = createHash('sha1');
     for (let at = 0; at < e.compressedSize; at += HASH_STEP) {
       const n = Math.min(HASH_STEP, e.compressedSize - at);
       h.update(await this.src.read(start + at, n, `entry "${path}" data`));

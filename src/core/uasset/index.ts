@@ -15,5 +15,4 @@ export {
   findClassicEngineRelease, ue4VersionName, ue5VersionName,
 } from './versions.js';
 export type { ClassicEngineRelease } from './versions.js';
-export { fnameText } from './names.js';
 export { uassetToPackageModel } from './model.js';

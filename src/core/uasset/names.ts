@@ -1,4 +1,5 @@
 import type { BinaryReader } from '../io/binary-reader.js';
+import { displayName } from '../zen/name-batch.js';
 import type { PackageLayout } from './layout.js';
 import { UE4Version } from './versions.js';
 
@@ -10,11 +11,6 @@ export interface NameEntry {
   casePreservingHash: number | null;
   /** Where the entry starts. */
   offset: number;
-}
-
-/** An FName as the engine prints it: number 0 is no suffix, number n is "_" + (n - 1). */
-export function fnameText(base: string, number: number): string {
-  return number === 0 ? base : `${base}_${number - 1}`;
 }
 
 export function nameMapHasHashes(layout: PackageLayout): boolean {
@@ -46,5 +42,5 @@ export function readFName(r: BinaryReader, names: readonly NameEntry[]): string 
   const entry = names[index];
   if (entry === undefined) throw r.error(`name index ${index} is outside the name map (${names.length} names)`, at);
   if (number < 0) throw r.error(`name number ${number} is negative`, at + 4);
-  return fnameText(entry.name, number);
+  return displayName(entry.name, number);
 }

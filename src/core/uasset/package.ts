@@ -17,13 +17,15 @@ import { type PackageFileSummary, readSummary } from './summary.js';
 import { seekTable } from './table.js';
 import { type Thumbnail, readThumbnails } from './thumbnails.js';
 import { type PackageTrailer, readPackageTrailer } from './trailer.js';
-import { PACKAGE_FILE_TAG, UE4Version, UE5Version } from './versions.js';
+import { PACKAGE_FILE_TAG, UE4Version, UE5Version, hex32 } from './versions.js';
 import { FortniteMainBranchObjectVersion, customVersionOf } from './custom-versions.js';
 
 export interface UAssetParseOptions {
   /**
-   * Engine release ("4.27", "5.3") for an unversioned package, where the bytes do not decide
-   * between layouts. Ignored for versioned packages; overruled by the bytes where they disagree.
+   * Engine release ("4.27", "5.3") for an unversioned package. Its layout is tried first and kept
+   * when it fits the bytes (no other layout is tried then: pass the engine the first package of
+   * an archive revealed to read the rest fast); when it does not fit, the bytes decide. Ignored
+   * for versioned packages.
    */
   engine?: string;
   /** Size of the .uexp beside a cooked .uasset, when there is one. */
@@ -72,7 +74,10 @@ export interface UAssetVersionInfo {
   source: 'header' | 'layout' | 'engine-option';
   /** "5.3", "4.26-4.27", or null when nothing narrows it down. */
   engine: string | null;
-  /** Releases whose layout fits the bytes (unversioned), or which save with these versions. */
+  /**
+   * Unversioned: the releases whose layout fits the bytes (with a fitting opts.engine: the
+   * releases sharing its layout). Versioned: the releases that save with these versions.
+   */
   engineCandidates: string[];
 }
 
@@ -258,13 +263,6 @@ export function readPackageWithLayout(
   const inUasset = bytes.length > s.totalHeaderSize;
   const dataFile: ExportDataFile = inUasset ? 'uasset' : opts.uexpSize !== undefined ? 'uexp' : 'missing';
   const dataLimit = inUasset ? bytes.length : opts.uexpSize !== undefined ? s.totalHeaderSize + opts.uexpSize : Infinity;
-  rawExports.forEach((e, index) => {
-    if (e.serialSize > 0 && (e.serialOffset < s.totalHeaderSize || e.serialOffset + e.serialSize > dataLimit)) {
-      const msg = `export ${index} "${e.objectName}" data ${e.serialOffset}+${e.serialSize} is outside the export data (${s.totalHeaderSize}..${dataLimit})`;
-      problems.push(msg);
-      issues.push({ structure: 'export map', offset: e.offset, detail: msg });
-    }
-  });
   // Cooked export data is the exports' bytes back to back right after the header.
   const withData = rawExports.filter((e) => e.serialSize > 0).sort((a, b) => a.serialOffset - b.serialOffset);
   let dataEnd = s.totalHeaderSize;
@@ -358,13 +356,25 @@ export function readPackageWithLayout(
   }, null);
   // Secondary sections that fail to read count against a layout too.
   for (const i of issues) if (!problems.includes(i.detail)) problems.push(i.detail);
+  // Data past the end of the file (or of the .uexp the caller sized) is the data's fault, not the layout's.
+  rawExports.forEach((e, index) => {
+    if (e.serialSize > 0 && (e.serialOffset < s.totalHeaderSize || e.serialOffset + e.serialSize > dataLimit)) {
+      issues.push({ structure: 'export map', offset: e.offset, detail: `export ${index} "${e.objectName}" data ${e.serialOffset}+${e.serialSize} is outside the export data (${s.totalHeaderSize}..${dataLimit})` });
+    }
+  });
   if (stop()) return stopped();
   enter(LayoutStage.All);
   if (probe) return { pkg: null, problems, stage };
 
   // An uncooked package ends with the package tag (the trailer's footer ends with it too).
-  if (!filterEditorOnly && bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(0, true) !== PACKAGE_FILE_TAG) {
-    warnings.push('the package does not end with the package tag 0x9E2A83C1');
+  const endsWithTag = bytes.length >= 4 && new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(0, true) === PACKAGE_FILE_TAG;
+  if (!filterEditorOnly && !endsWithTag) warnings.push(`the package does not end with the package tag ${hex32(PACKAGE_FILE_TAG)}`);
+  // What follows the header in this file: export data, bulk data (uncooked), the tag.
+  if (inUasset) {
+    span('export data', dataStart, dataEnd);
+    const bulkEnd = trailer ? trailer.offset : endsWithTag ? bytes.length - 4 : bytes.length;
+    if (s.bulkDataStartOffset >= dataEnd) span('bulk data', s.bulkDataStartOffset, bulkEnd);
+    if (endsWithTag && !trailer) span('package tag', bytes.length - 4, bytes.length);
   }
   sections.sort((a, b) => a.offset - b.offset);
 

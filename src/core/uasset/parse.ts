@@ -2,7 +2,7 @@ import { FormatError } from '../errors.js';
 import type { AssumedVersions } from './layout.js';
 import { type UAssetPackage, type UAssetParseOptions, readPackageWithLayout } from './package.js';
 import {
-  CLASSIC_ENGINE_RELEASES, type ClassicEngineRelease, LegacyFileVersion, findClassicEngineRelease,
+  CLASSIC_ENGINE_RELEASES, type ClassicEngineRelease, LegacyFileVersion, PACKAGE_FILE_TAG, findClassicEngineRelease,
   releaseRange, releasesWithVersions,
 } from './versions.js';
 
@@ -41,7 +41,7 @@ function enginesInOrder(engines: Iterable<string>): ClassicEngineRelease[] {
 function peekUnversioned(header: Uint8Array): { unversioned: boolean; legacyFileVersion: number } | null {
   if (header.length < 24) return null;
   const v = new DataView(header.buffer, header.byteOffset, header.byteLength);
-  if (v.getUint32(0, true) !== 0x9e2a83c1) return null;
+  if (v.getUint32(0, true) !== PACKAGE_FILE_TAG) return null;
   const legacy = v.getInt32(4, true);
   if (legacy >= 0 || legacy < LegacyFileVersion.EARLY_EXIT_CONTRACT) return null;
   let p = 8;
@@ -54,8 +54,9 @@ function peekUnversioned(header: Uint8Array): { unversioned: boolean; legacyFile
 /**
  * Parses the header of a UE4/UE5 package (.uasset/.umap, uncooked or cooked; for a cooked split
  * package pass the .uasset and the .uexp's size). An unversioned package's versions come from
- * the bytes: every candidate layout is read and the one that hangs together is kept;
- * `opts.engine` picks among layouts that all fit. Bad input throws a FormatError.
+ * the bytes: the caller's engine is kept if its layout fits them, else every candidate layout is
+ * probed and the newest that hangs together is read (version.engine then spans every release
+ * that fits). Bad input throws a FormatError.
  */
 export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetParseOptions = {}): UAssetPackage {
   const engine = opts.engine !== undefined ? findClassicEngineRelease(opts.engine) : undefined;
@@ -73,8 +74,27 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
     return pkg;
   }
 
-  // Probe every candidate layout (cheap: stops at the first problem), then read the chosen one.
+  // The caller's engine first: when its layout fits, nothing else is probed (fast for a whole
+  // archive of packages from one game, once the first has told the engine).
   const candidates = candidateLayouts(peek.legacyFileVersion, engine);
+  if (engine) {
+    const layout = candidates[0]!;
+    let reading: ReturnType<typeof readPackageWithLayout> | undefined;
+    try {
+      reading = readPackageWithLayout(header, fileName, layout, opts);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+    }
+    if (reading && reading.problems.length === 0) {
+      const pkg = reading.pkg!;
+      pkg.version.source = 'engine-option';
+      pkg.version.engine = engine.engine;
+      pkg.version.engineCandidates = [...layout.engines];
+      return pkg;
+    }
+  }
+
+  // Probe every candidate layout (cheap: stops at the first problem), then read the chosen one.
   const fits: AssumedVersions[] = [];
   let best: { layout: AssumedVersions; stage: number; problems: string[] } | undefined;
   /** The error of the layout that read furthest before failing. */
@@ -95,14 +115,12 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
   if (fits.length === 0 && failure && (!best || failure.stage > best.stage)) throw failure.error;
 
   let layout: AssumedVersions;
-  let source: UAssetPackage['version']['source'] = 'layout';
   const notes: string[] = [];
   const fitting = enginesInOrder(fits.flatMap((l) => l.engines));
   if (fits.length > 0) {
-    const byOption = engine ? fits.find((l) => l.engines.includes(engine.engine)) : undefined;
-    layout = byOption ?? fits[0]!;
-    if (byOption && fitting.length > 1) source = 'engine-option';
-    if (engine && !byOption) notes.push(`the bytes do not fit a UE${engine.engine} layout; read as UE${releaseRange(fitting)}`);
+    layout = fits[0]!;
+    // The caller's engine was tried first and did not fit.
+    if (engine) notes.push(`the bytes do not fit a UE${engine.engine} layout; read as UE${releaseRange(fitting)}`);
   } else if (best) {
     layout = best.layout;
     notes.push(`no known layout fits this unversioned package; read as UE${releaseRange(enginesInOrder(best.layout.engines))}, where ${best.problems.join('; ')}`);
@@ -113,8 +131,8 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
   const pkg = reading.pkg!;
   pkg.warnings.push(...notes);
   for (const p of reading.problems) if (!pkg.issues.some((i) => i.detail === p) && !notes.some((n) => n.includes(p))) pkg.warnings.push(p);
-  const engines = source === 'engine-option' ? [engine!] : fitting.length > 0 ? fitting : enginesInOrder(layout.engines);
-  pkg.version.source = source;
+  const engines = fitting.length > 0 ? fitting : enginesInOrder(layout.engines);
+  pkg.version.source = 'layout';
   pkg.version.engine = releaseRange(engines) || null;
   pkg.version.engineCandidates = fitting.map((e) => e.engine);
   if (opts.engine !== undefined && engine === undefined) pkg.warnings.push(`unknown engine version "${opts.engine}" ignored`);

@@ -27,11 +27,16 @@ export interface PathStyle {
   subobjectDelimiter: boolean;
   /** Class of an export whose class index is 0 (a class itself). */
   nullClass: { className: string; classPath: string };
+  /** What the format calls its tables, for errors ("import map", "import table"). */
+  tables: { imports: string; exports: string };
 }
 
 /** UE4/UE5 path style for a package. */
 export function ue4PathStyle(packageName: string): PathStyle {
-  return { packageName, subobjectDelimiter: true, nullClass: { className: 'Class', classPath: '/Script/CoreUObject.Class' } };
+  return {
+    packageName, subobjectDelimiter: true, nullClass: { className: 'Class', classPath: '/Script/CoreUObject.Class' },
+    tables: { imports: 'import map', exports: 'export map' },
+  };
 }
 
 /** An import or export with its place in the object tree worked out. */
@@ -67,8 +72,8 @@ export function resolveObjects(
   const state = new Uint8Array(total); // 0 new, 1 on the current chain, 2 done
 
   const where = (k: number): { structure: string; offset: number; label: string } => k < ni
-    ? { structure: 'import map', offset: imports[k]!.offset, label: `import ${k} "${imports[k]!.objectName}"` }
-    : { structure: 'export map', offset: exports[k - ni]!.offset, label: `export ${k - ni} "${exports[k - ni]!.objectName}"` };
+    ? { structure: style.tables.imports, offset: imports[k]!.offset, label: `import ${k} "${imports[k]!.objectName}"` }
+    : { structure: style.tables.exports, offset: exports[k - ni]!.offset, label: `export ${k - ni} "${exports[k - ni]!.objectName}"` };
 
   /** Node of an FPackageIndex, -1 for null; throws if out of range. */
   const nodeOf = (index: number, from: number, field: string): number => {

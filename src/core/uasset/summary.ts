@@ -4,7 +4,7 @@ import type { AssumedVersions, PackageLayout } from './layout.js';
 import { PackageFlags } from './flags.js';
 import {
   LEGACY_FILE_VERSION_LATEST, LegacyFileVersion, PACKAGE_FILE_TAG, PACKAGE_FILE_TAG_SWAPPED,
-  UE4_LATEST, UE4Version, UE5_LATEST, UE5Version,
+  UE4_LATEST, UE4Version, UE5_LATEST, UE5Version, hex32, olderEngineDescription,
 } from './versions.js';
 
 /** FEngineVersion: the engine build that saved the package. */
@@ -102,6 +102,13 @@ export interface PackageFileSummary {
   fieldOffsets: Record<string, number>;
 }
 
+/** Bytes as lowercase hex (FIoHash and SHA values). */
+export function hexBytes(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
 /** Non-fatal findings while reading the summary. */
 export interface SummaryNotes { warnings: string[] }
 
@@ -115,9 +122,6 @@ function readEngineVersion(r: BinaryReader): EngineVersionStamp {
     text: `${major}.${minor}.${patch}-${changelist}${branch ? `+${branch}` : ''}`,
   };
 }
-
-/** Where a positive file version points: UE3 from 178 on, UE1/2 below. */
-export const FIRST_UE3_FILE_VERSION = 178;
 
 /**
  * Reads FPackageFileSummary from the start of a .uasset/.umap. For an unversioned package the
@@ -133,16 +137,11 @@ export function readSummary(r: BinaryReader, assume: AssumedVersions | undefined
   const tag = r.u32();
   if (tag === PACKAGE_FILE_TAG_SWAPPED) throw r.error('big-endian (console) packages are not supported', 0);
   if (tag !== PACKAGE_FILE_TAG) {
-    throw r.error(`tag is 0x${tag.toString(16).toUpperCase().padStart(8, '0')}, not the package tag 0x9E2A83C1`, 0);
+    throw r.error(`tag is ${hex32(tag)}, not the package tag ${hex32(PACKAGE_FILE_TAG)}`, 0);
   }
   at('legacyFileVersion');
   const legacyFileVersion = r.i32();
-  if (legacyFileVersion >= 0) {
-    const version = legacyFileVersion & 0xffff;
-    const kind = version >= FIRST_UE3_FILE_VERSION ? 'an Unreal Engine 3' : 'an Unreal Engine 1/2';
-    throw r.error(`file version ${version} (licensee ${legacyFileVersion >>> 16}) makes this ${kind} package, not a UE4/UE5 one` +
-      (version >= FIRST_UE3_FILE_VERSION ? ': UE3 packages are not supported yet' : ''), 4);
-  }
+  if (legacyFileVersion >= 0) throw r.error(olderEngineDescription(legacyFileVersion & 0xffff, legacyFileVersion >>> 16), 4);
   if (legacyFileVersion < LEGACY_FILE_VERSION_LATEST) {
     throw r.error(`LegacyFileVersion ${legacyFileVersion} is newer than any known (${LEGACY_FILE_VERSION_LATEST})`, 4);
   }
@@ -184,7 +183,7 @@ export function readSummary(r: BinaryReader, assume: AssumedVersions | undefined
   let totalHeaderSize = -1;
   if (ue5 >= UE5Version.PACKAGE_SAVED_HASH) {
     at('savedHash');
-    savedHash = Array.from(r.bytesView(20), (b) => b.toString(16).padStart(2, '0')).join('');
+    savedHash = hexBytes(r.bytesView(20));
     at('totalHeaderSize');
     totalHeaderSize = r.i32();
   }

@@ -1,4 +1,6 @@
 import type { BinaryReader } from '../io/binary-reader.js';
+import { hexBytes } from './summary.js';
+import { PACKAGE_FILE_TAG, hex32 } from './versions.js';
 
 /** FPackageTrailer header tag and footer tag. */
 const TRAILER_HEADER_TAG = 0xd1c43b2e80a5f697n;
@@ -53,7 +55,7 @@ export function readPackageTrailer(r: BinaryReader): PackageTrailer {
   const n = r.count(entrySize, 'trailer payload count');
   const payloads: TrailerPayload[] = [];
   for (let i = 0; i < n; i++) {
-    const identifier = Array.from(r.bytesView(20), (b) => b.toString(16).padStart(2, '0')).join('');
+    const identifier = hexBytes(r.bytesView(20));
     const offsetInFile = r.i64n('OffsetInFile');
     const compressedSize = r.u64n('CompressedSize');
     const rawSize = r.u64n('RawSize');
@@ -72,6 +74,6 @@ export function readPackageTrailer(r: BinaryReader): PackageTrailer {
   if (footerTag !== TRAILER_FOOTER_TAG) throw r.error(`trailer footer tag is 0x${footerTag.toString(16)}, not 0x${TRAILER_FOOTER_TAG.toString(16)}`, footerAt);
   const trailerLength = r.u64n('TrailerLength');
   const packageTag = r.u32();
-  if (packageTag !== 0x9e2a83c1) throw r.error(`trailer does not end with the package tag (0x${packageTag.toString(16)})`, footerAt + 16);
+  if (packageTag !== PACKAGE_FILE_TAG) throw r.error(`trailer ends with ${hex32(packageTag)}, not the package tag`, footerAt + 16);
   return { offset, version, headerLength, payloadsDataLength, payloads, trailerLength };
 }

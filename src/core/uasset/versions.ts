@@ -395,6 +395,24 @@ export const PACKAGE_FILE_TAG = 0x9e2a83c1;
 /** The tag as a big-endian package stores it. */
 export const PACKAGE_FILE_TAG_SWAPPED = 0xc1832a9e;
 
+/**
+ * A positive file version is an older engine's: UE3 from 178 on (compact indices gave way to
+ * int32 there), UE1/2 below.
+ */
+export const UE3_FIRST_FILE_VERSION = 178;
+
+/** What a tag-and-version field says a package is, for errors: "an Unreal Engine 3 package: ...". */
+export function olderEngineDescription(fileVersion: number, licensee: number): string {
+  return fileVersion >= UE3_FIRST_FILE_VERSION
+    ? `file version ${fileVersion} (licensee ${licensee}) makes this an Unreal Engine 3 package: UE3 packages are not supported yet`
+    : `file version ${fileVersion} (licensee ${licensee}) makes this an Unreal Engine 1/2 package`;
+}
+
+/** "0x9E2A83C1" */
+export function hex32(v: number): string {
+  return `0x${(v >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+}
+
 const ue4Names = new Map<number, string>(Object.entries(UE4Version).map(([k, v]) => [v, k]));
 const ue5Names = new Map<number, string>(Object.entries(UE5Version).map(([k, v]) => [v, k]));
 

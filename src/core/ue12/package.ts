@@ -4,7 +4,8 @@ import { type FlagTable, decodeFlags } from '../uasset/flags.js';
 import { type ResolvedObject, indexPath, resolveObjects } from '../uasset/resolve.js';
 import { seekTable } from '../uasset/table.js';
 import { Ue12ObjectFlags, Ue12PackageFlags } from './flags.js';
-import { UE12_PACKAGE_TAG, Ue12Version, ue12Generation } from './versions.js';
+import { PACKAGE_FILE_TAG, PACKAGE_FILE_TAG_SWAPPED, hex32, olderEngineDescription } from '../uasset/versions.js';
+import { Ue12Version, ue12Generation } from './versions.js';
 
 /** The package header (FPackageFileSummary of Unreal Engine 1 and 2). */
 export interface Ue12Header {
@@ -95,15 +96,13 @@ const MAX_NAME_BYTES = 1024;
 function readHeader(r: BinaryReader): Ue12Header {
   r.struct('package header');
   const tag = r.u32();
-  if (tag === 0xc1832a9e) throw r.error('big-endian (console) packages are not supported', 0);
-  if (tag !== UE12_PACKAGE_TAG) throw r.error(`tag is 0x${tag.toString(16).toUpperCase().padStart(8, '0')}, not the package tag 0x9E2A83C1`, 0);
+  if (tag === PACKAGE_FILE_TAG_SWAPPED) throw r.error('big-endian (console) packages are not supported', 0);
+  if (tag !== PACKAGE_FILE_TAG) throw r.error(`tag is ${hex32(tag)}, not the package tag ${hex32(PACKAGE_FILE_TAG)}`, 0);
   const versionField = r.i32();
   if (versionField < 0) throw r.error(`LegacyFileVersion ${versionField} makes this a UE4/UE5 package (.uasset), not a UE1/2 one`, 4);
   const fileVersion = versionField & 0xffff;
   const licenseeVersion = versionField >>> 16;
-  if (fileVersion >= Ue12Version.UE3) {
-    throw r.error(`file version ${fileVersion} (licensee ${licenseeVersion}) makes this an Unreal Engine 3 package: UE3 packages are not supported yet`, 4);
-  }
+  if (fileVersion >= Ue12Version.UE3) throw r.error(olderEngineDescription(fileVersion, licenseeVersion), 4);
   if (fileVersion < Ue12Version.OLDEST_SUPPORTED) {
     throw r.error(`file version ${fileVersion} is older than the oldest supported (${Ue12Version.OLDEST_SUPPORTED})`, 4);
   }
@@ -212,6 +211,7 @@ export function parseUe12Package(bytes: Uint8Array, fileName: string): Ue12Packa
 
   const resolved = resolveObjects(fileName, {
     packageName: null, subobjectDelimiter: false, nullClass: { className: 'Class', classPath: 'Core.Class' },
+    tables: { imports: 'import table', exports: 'export table' },
   }, rawImports, rawExports);
   // Super indices are checked like class and outer ones.
   rawExports.forEach((e, i) => {
@@ -220,12 +220,24 @@ export function parseUe12Package(bytes: Uint8Array, fileName: string): Ue12Packa
     }
   });
 
-  const imports: Ue12Import[] = rawImports.map((imp, index) => ({ ...imp, ...resolved.imports[index]!, index }));
-  const exports: Ue12Export[] = rawExports.map((exp, index) => ({
-    ...exp, ...resolved.exports[index]!, index,
-    objectFlagNames: decodeFlags(exp.objectFlags, Ue12ObjectFlags as FlagTable),
-    superPath: indexPath(exp.superIndex, resolved.imports, resolved.exports),
-  }));
+  // Objects built field by field: spreading these records is several times slower.
+  const imports: Ue12Import[] = rawImports.map((imp, index) => {
+    const res = resolved.imports[index]!;
+    return {
+      index, classPackage: imp.classPackage, className: imp.className, outerIndex: imp.outerIndex, objectName: imp.objectName,
+      offset: imp.offset, path: res.path, outer: res.outer, classPath: res.classPath,
+    };
+  });
+  const exports: Ue12Export[] = rawExports.map((exp, index) => {
+    const res = resolved.exports[index]!;
+    return {
+      index, classIndex: exp.classIndex, superIndex: exp.superIndex, outerIndex: exp.outerIndex, objectName: exp.objectName,
+      objectFlags: exp.objectFlags, objectFlagNames: decodeFlags(exp.objectFlags, Ue12ObjectFlags as FlagTable),
+      serialSize: exp.serialSize, serialOffset: exp.serialOffset, offset: exp.offset,
+      path: res.path, outer: res.outer, className: res.className, classPath: res.classPath,
+      superPath: indexPath(exp.superIndex, resolved.imports, resolved.exports),
+    };
+  });
   sections.sort((a, b) => a.offset - b.offset);
   const base = fileName.replace(/\\/g, '/').split('/').pop()!;
   return {

@@ -1,3 +1,5 @@
+import { UE3_FIRST_FILE_VERSION } from '../uasset/versions.js';
+
 /**
  * Unreal Engine 1 and 2 package file versions (the low 16 bits of the header's version field;
  * the high 16 bits are the licensee version). Members name what each version changed.
@@ -14,11 +16,8 @@ export const Ue12Version = {
   /** Unreal Tournament 2004. */
   UT2004: 128,
   /** UE3 begins: compact indices give way to int32 and the header changes shape. */
-  UE3: 178,
+  UE3: UE3_FIRST_FILE_VERSION,
 } as const;
-
-/** The UE3 and UE1/2 package tag (PACKAGE_FILE_TAG). */
-export const UE12_PACKAGE_TAG = 0x9e2a83c1;
 
 /** "Unreal Engine 1" for versions up to 69, "Unreal Engine 2" from there to UE3. */
 export function ue12Generation(version: number): 'Unreal Engine 1' | 'Unreal Engine 2' {

@@ -119,7 +119,7 @@ class Resolver {
   locate(pkg: ZenPackage, ref: ObjectRef, budget = MAX_OUTER_DEPTH, onPath = new Set<string>()): Located & { kind: ObjectRef['kind'] } {
     switch (ref.kind) {
       case 'null':
-        return { kind: 'null', path: '', name: '', depth: -1, resolved: true };
+        return { kind: 'null', path: 'None', name: 'None', depth: -1, resolved: true }; // as GetPathName prints null
       case 'export':
         return { kind: 'export', ...this.locateExport(pkg, ref.index, budget, onPath) };
       case 'script': {

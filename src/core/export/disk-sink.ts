@@ -1,0 +1,181 @@
+/**
+ * Writes exported files below a folder without ever writing outside it:
+ * - names were checked by safe-path.ts;
+ * - folders are created one level at a time, and an existing entry on the way must be a real
+ *   folder, or a symlink whose target (realpath) is inside the output folder;
+ * - each file is written to a fresh temporary name opened with O_CREAT|O_EXCL|O_NOFOLLOW and
+ *   renamed into place when complete: rename replaces a symlink at the final name instead of
+ *   following it, a cancelled or failed file leaves nothing behind, and no reader sees half a file;
+ * - an existing file is only replaced under 'overwrite'.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { EntryWriter, ExportSink } from './sink.js';
+import { isInside, numberedName, UnsafePathError } from './safe-path.js';
+import type { ConflictPolicy } from './types.js';
+
+/** O_NOFOLLOW does not exist on Windows (0 there): the temporary name is fresh anyway. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+/** "name (2).ext" ... "name (N).ext" are tried before keep-both gives up. */
+const MAX_COPIES = 10_000;
+
+export class DiskSink implements ExportSink {
+  /** Folder checks by relative path ('' = the root), each done once. */
+  private readonly folders = new Map<string, Promise<string>>();
+  /** Final names (lowercased absolute paths) claimed in this run, so keep-both never picks one twice. */
+  private readonly claimed = new Set<string>();
+  private realRoot = '';
+
+  private constructor(private readonly root: string, private readonly conflict: ConflictPolicy) {}
+
+  /** Creates the output folder if missing. */
+  static async create(root: string, conflict: ConflictPolicy): Promise<DiskSink> {
+    const sink = new DiskSink(root, conflict);
+    await mkdir(root, { recursive: true });
+    sink.realRoot = await realpath(root);
+    const s = await lstat(sink.realRoot);
+    if (!s.isDirectory()) throw Object.assign(new Error(`${root} is not a folder`), { code: 'ENOTDIR' });
+    return sink;
+  }
+
+  async begin(path: string, segments: readonly string[]): Promise<{ writer: EntryWriter } | { skipped: string }> {
+    const dir = await this.folder(path, segments.slice(0, -1));
+    const name = segments[segments.length - 1]!;
+    const target = await this.chooseTarget(path, dir, name);
+    if ('skipped' in target) return target;
+    const temp = join(dir, `.pakscope-${randomBytes(6).toString('hex')}.partial`);
+    const handle = await open(temp, CREATE_NEW, 0o644);
+    return { writer: new DiskEntryWriter(this, handle, temp, target.absolute, path) };
+  }
+
+  async close(): Promise<void> {}
+  async abort(): Promise<void> {}
+
+  /** Where to write: the name itself, a numbered copy (keep-both), or nothing (skip). */
+  private async chooseTarget(path: string, dir: string, name: string): Promise<{ absolute: string } | { skipped: string }> {
+    const absolute = join(dir, name);
+    const existing = await lstatOrNull(absolute);
+    if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
+    if (!existing && !this.claimed.has(absolute.toLowerCase())) return this.claim(absolute);
+    if (this.conflict === 'overwrite') return this.claim(absolute);
+    if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
+    for (let n = 2; n <= MAX_COPIES; n++) {
+      const candidate = join(dir, numberedName(name, n));
+      if (!this.claimed.has(candidate.toLowerCase()) && !(await lstatOrNull(candidate))) return this.claim(candidate);
+    }
+    throw new Error(`${path}: ${MAX_COPIES} copies exist already`);
+  }
+
+  private claim(absolute: string): { absolute: string } {
+    this.claimed.add(absolute.toLowerCase());
+    return { absolute };
+  }
+
+  /** Called at commit: under skip and keep-both, a file that appeared meanwhile is still not replaced. */
+  async finalTarget(absolute: string, path: string): Promise<{ absolute: string } | { skipped: string }> {
+    if (this.conflict === 'overwrite') return { absolute };
+    const existing = await lstatOrNull(absolute);
+    if (!existing) return { absolute };
+    if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
+    return this.chooseTarget(path, dirname(absolute), basename(absolute));
+  }
+
+  /** The folder for `dirSegments` below the root, created level by level and checked once. */
+  private folder(path: string, dirSegments: readonly string[]): Promise<string> {
+    const key = dirSegments.join('/').toLowerCase();
+    let p = this.folders.get(key);
+    if (!p) {
+      const parent = dirSegments.length === 0 ? Promise.resolve(this.realRoot) : this.folder(path, dirSegments.slice(0, -1));
+      p = parent.then((dir) => (dirSegments.length === 0 ? dir : this.enter(path, dir, dirSegments[dirSegments.length - 1]!)));
+      // A failure is the file's; a later file may try again (another name may have been the problem).
+      p.catch(() => this.folders.delete(key));
+      this.folders.set(key, p);
+    }
+    return p;
+  }
+
+  /** `parent/name` as a folder: made if missing; a symlink only if it resolves inside the root. */
+  private async enter(path: string, parent: string, name: string): Promise<string> {
+    const dir = join(parent, name);
+    let s = await lstatOrNull(dir);
+    if (!s) {
+      try {
+        await mkdir(dir);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      s = await lstat(dir);
+    }
+    if (s.isSymbolicLink()) {
+      const target = await realpath(dir).catch(() => null);
+      if (target === null || !isInside(this.realRoot, target)) {
+        throw new UnsafePathError(path, `"${name}" in the output folder is a symlink to a place outside it`);
+      }
+      if (!(await lstat(target)).isDirectory()) throw new UnsafePathError(path, `"${name}" in the output folder is not a folder`);
+      return target;
+    }
+    if (!s.isDirectory()) throw new UnsafePathError(path, `"${name}" in the output folder is a file, not a folder`);
+    return dir;
+  }
+}
+
+class DiskEntryWriter implements EntryWriter {
+  private closed = false;
+
+  constructor(
+    private readonly sink: DiskSink,
+    private readonly handle: FileHandle,
+    private readonly temp: string,
+    private readonly target: string,
+    private readonly path: string,
+  ) {}
+
+  async write(chunk: Uint8Array): Promise<void> {
+    let done = 0;
+    while (done < chunk.length) {
+      const { bytesWritten } = await this.handle.write(chunk, done, chunk.length - done);
+      done += bytesWritten;
+    }
+  }
+
+  async commit(): Promise<{ path: string } | { skipped: string }> {
+    await this.close();
+    const target = await this.sink.finalTarget(this.target, this.path);
+    if ('skipped' in target) {
+      await unlink(this.temp).catch(() => undefined);
+      return target;
+    }
+    try {
+      await rename(this.temp, target.absolute);
+    } catch (e) {
+      await unlink(this.temp).catch(() => undefined);
+      throw e;
+    }
+    // keep-both may have numbered the name; the folders are the path's own.
+    return { path: this.path.slice(0, this.path.lastIndexOf('/') + 1) + basename(target.absolute) };
+  }
+
+  async discard(): Promise<void> {
+    await this.close().catch(() => undefined);
+    await unlink(this.temp).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+  }
+
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close();
+  }
+}
+
+async function lstatOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await lstat(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The rules a name from an archive must pass before PakScope writes a file by it. Archive names
+ * are input: a hostile container can list "../../x", "/etc/passwd", "C:\x" or "CON". A name is
+ * accepted only when it is a relative path of plain segments that means the same thing on
+ * Windows, macOS and Linux; everything else is refused with a reason, never "repaired", so what
+ * lands on disk is always the name `ls` prints.
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/** Longest file or folder name: 255 bytes on ext4 (UTF-8), 255 UTF-16 units on NTFS. */
+export const MAX_NAME_BYTES = 255;
+/** Longest relative path accepted (the output folder's own path comes on top). */
+export const MAX_PATH_BYTES = 1024;
+
+export type PathCheck = { ok: true; segments: string[] } | { ok: false; reason: string };
+
+/** A name that must not be written; `reason` says which rule it broke. */
+export class UnsafePathError extends Error {
+  constructor(readonly path: string, readonly reason: string) {
+    super(`refused to write "${printable(path)}": ${reason}`);
+    this.name = 'UnsafePathError';
+  }
+}
+
+/** CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and the superscript digits Windows also reserves). */
+const RESERVED_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
+/** C0 and C1 control characters, DEL. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Characters Windows does not allow in a name ("/" separates segments and is handled apart). */
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+/**
+ * Characters Windows' ANSI "best fit" mapping turns into "/" or "\" (U+2215 ∕, U+FF0F ／, ...):
+ * harmless through Node's wide-character calls, but not in every tool that later reads the folder.
+ */
+const SEPARATOR_LOOKALIKE = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why one path segment (a file or folder name) cannot be written, or null if it can. */
+export function checkName(name: string): string | null {
+  if (name === '') return 'empty name (a doubled or trailing "/")';
+  if (name === '.' || name === '..') return `"${name}" segment (it names a folder, not a file)`;
+  if (name.includes('\0')) return 'NUL byte in the name';
+  const control = CONTROL.exec(name);
+  if (control) return `control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} in the name`;
+  if (name.includes('\\')) return 'backslash in the name (a folder separator on Windows)';
+  if (/^[a-z]:/i.test(name)) return `drive letter "${name.slice(0, 2)}"`;
+  const forbidden = WINDOWS_FORBIDDEN.exec(name);
+  if (forbidden) return `character "${forbidden[0]}" is not allowed in Windows file names`;
+  const lookalike = SEPARATOR_LOOKALIKE.exec(name);
+  if (lookalike) return `character U+${lookalike[0].charCodeAt(0).toString(16).toUpperCase()} looks like a folder separator`;
+  if (LONE_SURROGATE.test(name)) return 'unpaired UTF-16 surrogate in the name';
+  if (/[. ]$/.test(name)) return 'trailing dot or space (Windows drops them, so the name would change)';
+  // Windows reserves the device names with any extension, and ignores spaces before the dot.
+  const stem = name.split('.')[0]!.trimEnd();
+  if (RESERVED_DEVICE.test(stem)) return `reserved Windows device name "${stem.toUpperCase()}"`;
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES || name.length > MAX_NAME_BYTES) {
+    return `name longer than ${MAX_NAME_BYTES} bytes`;
+  }
+  return null;
+}
+
+/**
+ * Checks a path as `ls` prints it ("Game/Content/A.uasset") for writing below an output folder.
+ * Segments are split on "/" only; a backslash is refused, not treated as a separator.
+ */
+export function checkRelativePath(path: string): PathCheck {
+  if (path === '') return { ok: false, reason: 'empty path' };
+  if (path.includes('\0')) return { ok: false, reason: 'NUL byte in the path' };
+  if (path.startsWith('/') || path.startsWith('\\')) return { ok: false, reason: 'absolute path' };
+  if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) return { ok: false, reason: `path longer than ${MAX_PATH_BYTES} bytes` };
+  const segments = path.split('/');
+  for (const s of segments) {
+    const reason = checkName(s);
+    if (reason) return { ok: false, reason: s === '..' ? 'parent folder segment ".."' : reason };
+  }
+  return { ok: true, segments };
+}
+
+/** True when `child` (absolute) is `root` itself or below it. */
+export function isInside(root: string, child: string): boolean {
+  const rel = relative(root, child);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * The absolute path of `path` below `root`, after checkRelativePath; throws UnsafePathError.
+ * A second, independent check makes sure the joined path is inside the root.
+ */
+export function resolveInside(root: string, path: string): { absolute: string; segments: string[] } {
+  const check = checkRelativePath(path);
+  if (!check.ok) throw new UnsafePathError(path, check.reason);
+  const base = resolve(root);
+  const absolute = resolve(base, ...check.segments);
+  if (absolute === base || !isInside(base, absolute)) throw new UnsafePathError(path, 'leaves the output folder');
+  return { absolute, segments: check.segments };
+}
+
+/** "name (2).ext": the n-th copy under keep-both; the first dot after the first character starts the extension. */
+export function numberedName(name: string, n: number): string {
+  const dot = name.indexOf('.', 1);
+  return dot < 0 ? `${name} (${n})` : `${name.slice(0, dot)} (${n})${name.slice(dot)}`;
+}
+
+/** A name with control characters escaped, for messages. */
+export function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,82 @@
+/** What the exporter takes and reports; the app's export dialog and the CLI both speak this. */
+
+/**
+ * Which files to export. `paths` are paths as `ls` prints them: a file, or a folder meaning
+ * everything below it (case-insensitive, as the install looks paths up). `filters` are globs or
+ * substrings with the tree filter's rules (path-filter.ts); a file matching any of them is in.
+ * Given both, a file must be below one of the paths and match one of the filters (the tree's
+ * selected folder with its filter box). Given neither: every file of the install.
+ */
+export interface ExportSelection {
+  paths?: readonly string[];
+  filters?: readonly string[];
+}
+
+/** raw: the bytes as the game stores them; json: packages as their parsed model, the rest raw. */
+export type ExportFormat = 'raw' | 'json';
+
+/**
+ * What happens when the output file already exists: 'skip' leaves it (listed as skipped),
+ * 'overwrite' replaces it, 'keep-both' writes "name (2).ext".
+ */
+export type ConflictPolicy = 'overwrite' | 'skip' | 'keep-both';
+
+export interface ExportProgress {
+  filesDone: number;
+  filesTotal: number;
+  /** Bytes of the selected files handled so far (their stored, uncompressed sizes). */
+  bytesDone: number;
+  bytesTotal: number;
+  /** Over the last few seconds; 0 until there is something to measure. */
+  bytesPerSecond: number;
+  /** null until the rate is known. */
+  secondsLeft: number | null;
+  /** The file most recently started. */
+  current: string;
+}
+
+export interface ExportOptions {
+  /** Output folder (created if missing). Exactly one of `out` and `zip` is given. */
+  out?: string;
+  /** Write one .zip file at this path instead of a folder. */
+  zip?: string;
+  format?: ExportFormat;
+  /** Default 'skip'. */
+  conflict?: ConflictPolicy;
+  /**
+   * Raw format: a selected package brings the files it needs beside it: its .uexp, and its bulk
+   * data as .ubulk, .uptnl (optional bulk) and .m.ubulk (memory-mapped bulk). Default true.
+   */
+  companions?: boolean;
+  /** Files read and written at once (default 8). Decompression itself runs in the install's decoder. */
+  concurrency?: number;
+  /** Deflate level of zip entries, 0 (stored) to 9; default 6. */
+  zipLevel?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ExportProgress) => void;
+  /** Least time between two onProgress calls (default 100 ms); the last call always comes. */
+  progressIntervalMs?: number;
+}
+
+export interface ExportFailure {
+  /** The file's path as `ls` prints it. */
+  path: string;
+  error: string;
+}
+
+export interface ExportSkip {
+  path: string;
+  reason: string;
+}
+
+export interface ExportSummary {
+  /** Files written. */
+  files: number;
+  /** Bytes written (file contents; for a zip, before compression). */
+  bytes: number;
+  failed: ExportFailure[];
+  skipped: ExportSkip[];
+  /** The signal aborted the export: what was written stays, the file in progress was removed. */
+  cancelled: boolean;
+  seconds: number;
+}
