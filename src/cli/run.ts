@@ -10,6 +10,7 @@ import { KeyRing } from '../core/crypto/keys.js';
 import { version } from '../../package.json';
 import { COMMON_OPTIONS, type Command, type OptionValues } from './command.js';
 import { catCommand } from './commands/cat.js';
+import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { lsCommand } from './commands/ls.js';
 import { treeCommand } from './commands/tree.js';
@@ -19,7 +20,7 @@ import { BrokenPipe, Output } from './output.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [lsCommand, treeCommand, infoCommand, catCommand, verifyCommand];
+export const COMMANDS: readonly Command[] = [lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {
   const code = await runCommand(argv, out);

@@ -25,7 +25,10 @@ export enum ContainerHeaderVersion {
  * `layout >= ZenLayout.DependencyBundles` reads like the format's history.
  */
 export enum ZenLayout {
-  /** UE4.25-4.27: FPackageSummary (64 B), separate names and hashes buffers, export bundles, graph data. */
+  /**
+   * UE4.26-4.27: FPackageSummary (64 B), separate names and hashes buffers, export bundles, graph
+   * data. UE4.25 packages are read the same way, as retoc and CUE4Parse do (no sample to check).
+   */
   PackageSummary = 0,
   /** UE5.0-5.1: FZenPackageSummary, name batch, imported public export hashes, graph data. */
   ZenSummary = 1,

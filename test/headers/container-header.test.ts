@@ -297,6 +297,26 @@ describe('container header: bad input', () => {
     expectFormatError(() => parseContainerHeader(bad, 'tail.bin', { version: V.PreInitial }), 'container header', 5000);
   });
 
+  it('never fails with anything but a FormatError on random corruption', () => {
+    let seed = 777;
+    const rand = (n: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+    const small = syntheticHeader(5).bytes;
+    let rejected = 0;
+    for (const [bytes, span] of [[good, 4096], [small, small.length]] as const) {
+      for (let k = 0; k < 150; k++) {
+        const b = Uint8Array.from(bytes);
+        for (let m = 0; m < 1 + rand(3); m++) b[rand(span)] = rand(256);
+        try {
+          parseContainerHeader(b, 'fuzz.bin');
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          rejected++;
+        }
+      }
+    }
+    expect(rejected).toBeGreaterThan(100);
+  });
+
   it('rejects a huge package id count before allocating for it', () => {
     const bad = Uint8Array.from(good.subarray(0, 64));
     new DataView(bad.buffer).setUint32(16, 0x7fffffff, true);

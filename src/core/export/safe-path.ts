@@ -42,8 +42,8 @@ export function checkName(name: string): string | null {
   if (name.includes('\0')) return 'NUL byte in the name';
   const control = CONTROL.exec(name);
   if (control) return `control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} in the name`;
-  if (name.includes('\\')) return 'backslash in the name (a folder separator on Windows)';
   if (/^[a-z]:/i.test(name)) return `drive letter "${name.slice(0, 2)}"`;
+  if (name.includes('\\')) return 'backslash in the name (a folder separator on Windows)';
   const forbidden = WINDOWS_FORBIDDEN.exec(name);
   if (forbidden) return `character "${forbidden[0]}" is not allowed in Windows file names`;
   const lookalike = SEPARATOR_LOOKALIKE.exec(name);

@@ -11,6 +11,7 @@ import type { Archive, ArchiveFile } from '../archive.js';
 import { isInputError } from '../errors.js';
 import type { KeyRing } from '../crypto/keys.js';
 import type { BlockDecoder } from '../workers/block-job.js';
+import { LooseFolderArchive } from './loose-folder.js';
 import { openContainer } from './open-container.js';
 import { compareByPriority } from './priority.js';
 import { scanInstallPaths } from './scan.js';
@@ -134,6 +135,15 @@ export async function openInstall(paths: string[], opts: OpenInstallOptions = {}
     const s = a.status;
     if (s.state === 'warning') problems.push({ path: a.path, message: s.message, fatal: false });
     else if (s.state === 'locked' || s.state === 'error') problems.push({ path: a.path, message: s.message, fatal: true });
+  }
+  // Loose package files of each root folder, after its containers.
+  for (const folder of scan.looseFolders) {
+    if (signal?.aborted) break;
+    try {
+      archives.push(await LooseFolderArchive.open(folder.root, folder.files));
+    } catch (e) {
+      problems.push({ path: folder.root, message: e instanceof Error ? e.message : String(e), fatal: false });
+    }
   }
   if (signal?.aborted) {
     await Promise.allSettled(archives.map((a) => a.close()));

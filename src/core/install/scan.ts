@@ -1,11 +1,13 @@
 /**
  * Finds the containers an install is made of: each given path is a container file, a loose file
- * or a folder; folders are searched recursively for .utoc and .pak files. Symbolic links are
- * followed, and every folder and file is taken once by its real path, so a link back up the tree
- * (or two links to one place) cannot loop or duplicate.
+ * or a folder; folders are searched recursively for .utoc and .pak files, and for loose package
+ * files (.uasset, .umap, UE1/2 packages and what travels with them), which are gathered per root
+ * folder. Symbolic links are followed, and every folder and file is taken once by its real path,
+ * so a link back up the tree (or two links to one place) cannot loop or duplicate.
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { isLooseInstallFile } from '../package/package-files.js';
 import type { InstallProblem, InstallProgress } from './install.js';
 
 export interface ScanOptions {
@@ -16,7 +18,15 @@ export interface ScanOptions {
 export interface ScanResult {
   /** Container and loose file paths, in a stable order: the roots in the given order, each folder's files sorted. */
   files: string[];
+  /** Loose package files found in each root folder (roots without any are left out). */
+  looseFolders: LooseFolderScan[];
   problems: InstallProblem[];
+}
+
+export interface LooseFolderScan {
+  root: string;
+  /** Paths below root, sorted folder by folder. */
+  files: string[];
 }
 
 const CONTAINER_EXTENSIONS = new Set(['.utoc', '.pak']);
@@ -27,6 +37,8 @@ export function isContainerFile(path: string): boolean {
 
 export async function scanInstallPaths(roots: readonly string[], opts: ScanOptions = {}): Promise<ScanResult> {
   const files: string[] = [];
+  const looseFolders: LooseFolderScan[] = [];
+  let loose: string[] = []; // the loose files of the root being walked
   const problems: InstallProblem[] = [];
   const seen = new Set<string>(); // real paths of the folders and files taken
   let folders = 0;
@@ -61,6 +73,14 @@ export async function scanInstallPaths(roots: readonly string[], opts: ScanOptio
         }
         if (isDir) await walk(path);
         else if (isFile && isContainerFile(path)) await takeFile(path);
+        else if (isFile && isLooseInstallFile(path)) {
+          // A plain file is known by its folder's real path; only a link needs a look-up.
+          const key = e.isSymbolicLink() ? await realpath(path) : join(real, e.name);
+          if (!seen.has(key)) {
+            seen.add(key);
+            loose.push(path);
+          }
+        }
       } catch (e) {
         if (opts.signal?.aborted) throw e;
         problems.push({ path, message: errorText(e), fatal: false });
@@ -72,14 +92,19 @@ export async function scanInstallPaths(roots: readonly string[], opts: ScanOptio
     opts.signal?.throwIfAborted();
     try {
       const s = await stat(root);
-      if (s.isDirectory()) await walk(root);
-      else await takeFile(root);
+      if (s.isDirectory()) {
+        loose = [];
+        await walk(root);
+        if (loose.length > 0) looseFolders.push({ root, files: loose });
+      } else {
+        await takeFile(root);
+      }
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       problems.push({ path: root, message: errorText(e), fatal: true });
     }
   }
-  return { files, problems };
+  return { files, looseFolders, problems };
 }
 
 function errorText(e: unknown): string {

@@ -73,7 +73,19 @@ interface Located {
 
 class Resolver {
   private readonly exportCache = new WeakMap<ZenPackage, (Located | undefined)[]>();
+  private readonly publicExports = new WeakMap<ZenPackage, Map<string, number>>();
   constructor(private readonly opts: ResolveOptions) {}
+
+  /** The export of `pkg` with this public export hash (UE5) or global import index (UE4). */
+  private publicExport(pkg: ZenPackage, hash: string): number | undefined {
+    let map = this.publicExports.get(pkg);
+    if (!map) {
+      map = new Map();
+      for (const e of pkg.exports) if (e.isPublic && !map.has(e.publicExportHash)) map.set(e.publicExportHash, e.index);
+      this.publicExports.set(pkg, map);
+    }
+    return map.get(hash);
+  }
 
   private lookupPackage(id: string | undefined): ZenPackage | undefined {
     if (id === undefined) return undefined;
@@ -144,8 +156,8 @@ class Resolver {
         const packageName = pkg.importedPackageNames[ref.packageIndex];
         const hash = pkg.importedPublicExportHashes[ref.hashIndex];
         const imported = this.lookupPackage(packageId);
-        const at = imported && hash !== undefined ? imported.exports.findIndex((x) => x.publicExportHash === hash) : -1;
-        if (imported && at >= 0) {
+        const at = imported && hash !== undefined ? this.publicExport(imported, hash) : undefined;
+        if (imported && at !== undefined) {
           return { kind: 'package', packageId, packageName: imported.name, ...this.locateExport(imported, at, budget - 1, onPath) };
         }
         return {
@@ -156,8 +168,8 @@ class Resolver {
       case 'globalImport': {
         for (const id of pkg.importedPackageIds) {
           const imported = this.lookupPackage(id);
-          const at = imported ? imported.exports.findIndex((x) => x.isPublic && x.publicExportHash === ref.raw) : -1;
-          if (imported && at >= 0) {
+          const at = imported ? this.publicExport(imported, ref.raw) : undefined;
+          if (imported && at !== undefined) {
             return { kind: 'globalImport', packageId: id, packageName: imported.name, ...this.locateExport(imported, at, budget - 1, onPath) };
           }
         }

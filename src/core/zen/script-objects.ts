@@ -71,7 +71,7 @@ function readEntries(r: BinaryReader, file: string, names: string[]): ScriptObje
 }
 
 /** UE5: the global container's ScriptObjects chunk. */
-export function parseScriptObjects(bytes: Uint8Array, fileName: string, opts: ScriptObjectsOptions = {}): ScriptObjects {
+export function parseScriptObjects(bytes: Uint8Array, fileName = 'ScriptObjects', opts: ScriptObjectsOptions = {}): ScriptObjects {
   const r = new BinaryReader(bytes, fileName).struct('global name batch');
   const names = readNameBatch(r, { verifyHashes: opts.verifyNameHashes });
   return readEntries(r, fileName, names);

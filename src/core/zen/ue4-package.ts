@@ -1,4 +1,7 @@
-/** UE4.25-4.27 Zen packages: FPackageSummary (64 B), separate names and hashes buffers, export bundles, graph data. */
+/**
+ * UE4.26-4.27 Zen packages (and UE4.25, read the same way): FPackageSummary (64 B), separate
+ * names and hashes buffers, export bundles, graph data.
+ */
 import type { BinaryReader } from '../io/binary-reader.js';
 import { readNamePairs } from './name-batch.js';
 import { MappedNameType, mappedNameText, readMappedName } from './object-index.js';
@@ -10,7 +13,7 @@ import type { ZenPackageContext } from './zen-package.js';
 /** FPackageSummary is 64 bytes. */
 const SUMMARY_SIZE = 64;
 
-/** UE4.25-4.27: FPackageSummary and the tables after it. */
+/** UE4.26/27: FPackageSummary and the tables after it. */
 export function readUE4Package(r: BinaryReader, pkg: ZenPackage, ctx: ZenPackageContext): void {
   r.struct('package summary');
   const name = readMappedName(r);

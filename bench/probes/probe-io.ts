@@ -1,0 +1,34 @@
+/**
+ * How the bench talks to its probes (child processes running bundled code, so what they measure
+ * is PakScope's own process, not the bench's): arguments as one JSON argv entry, the result as
+ * one "RESULT {json}" line on stdout. Progress goes to stderr.
+ */
+export const RESULT_PREFIX = 'RESULT ';
+
+export function probeArgs<T>(): T {
+  const raw = process.argv[2];
+  if (!raw) throw new Error('a probe takes its arguments as one JSON string');
+  return JSON.parse(raw) as T;
+}
+
+export function emitResult(result: unknown): void {
+  process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+}
+
+export function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Median of the numbers (NaN for none). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
