@@ -1,4 +1,4 @@
-// `npm run web -- [path] [--aes-key KEY]... [--port N]`: PakScope in a browser. Builds the renderer
+// `npm run web -- [path] [--aes-key KEY]... [--port N]`: PakScope in a browser (`--build-only`: just build). Builds the renderer
 // (vite, the same config electron-vite uses) and the host (esbuild, like build-cli.mjs) when their
 // sources are newer than the outputs, then starts the host on 127.0.0.1 and prints the page URL as
 // the last line of its start-up output. Build messages go to stderr.
@@ -60,6 +60,7 @@ async function buildHost() {
 
 try {
   await Promise.all([buildRenderer(), buildHost()]);
+  if (process.argv.includes('--build-only')) process.exit(0);
   const { runHost } = await import(pathToFileURL(at('out/host/host.mjs')).href);
   const { version } = JSON.parse(readFileSync(at('package.json'), 'utf8'));
   const host = await runHost(process.argv.slice(2), { version });

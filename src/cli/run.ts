@@ -10,9 +10,11 @@ import { KeyRing } from '../core/crypto/keys.js';
 import { version } from '../../package.json';
 import { COMMON_OPTIONS, type Command, type OptionValues } from './command.js';
 import { catCommand } from './commands/cat.js';
+import { depsCommand } from './commands/deps.js';
 import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { lsCommand } from './commands/ls.js';
+import { thumbnailCommand } from './commands/thumbnail.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -20,7 +22,9 @@ import { BrokenPipe, Output } from './output.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand];
+export const COMMANDS: readonly Command[] = [
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand,
+];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {
   const code = await runCommand(argv, out);

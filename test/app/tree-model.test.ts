@@ -72,8 +72,9 @@ describe('TreeModel', () => {
     const collapseMs = performance.now() - t1;
     expect(m.rows.length).toBe(5);
     expect(m.selectedRow?.entry.name).toBe('c.ini');
-    expect(expandMs).toBeLessThan(250);
-    expect(collapseMs).toBeLessThan(100);
+    // Loose bounds (the machine is shared): they catch quadratic work, which would take minutes.
+    expect(expandMs).toBeLessThan(2000);
+    expect(collapseMs).toBeLessThan(1000);
   });
 
   it('moves with the tree-view keys', async () => {
@@ -140,6 +141,20 @@ describe('TreeModel', () => {
     await m.expandMatches(400);
     // Engine (1 file) opens; Game (250,003 files) stays closed.
     expect(names(m)).toEqual(['Engine/-', '  e.uasset', 'Game/+']);
+  });
+
+  it('opens a folder that is alone at its level, whatever it holds', async () => {
+    const big = (path: string, fileCount: number): TreeEntry => ({ name: path.split('/').at(-1)!, path, isDir: true, size: fileCount, fileCount });
+    const m = new TreeModel({
+      list: async (path) => ({
+        '': [big('Game', 5000)],
+        Game: [big('Game/Content', 5000)],
+        'Game/Content': [big('Game/Content/A', 2500), big('Game/Content/B', 2500)],
+      } as Record<string, TreeEntry[]>)[path] ?? [],
+    });
+    await m.reset('x');
+    await m.expandMatches(400);
+    expect(names(m)).toEqual(['Game/-', '  Content/-', '    A/+', '    B/+']);
   });
 
   it('reports a folder that fails to list and keeps working', async () => {

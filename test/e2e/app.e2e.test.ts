@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');

@@ -13,6 +13,7 @@ import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.j
 import { corpus, CUE58_AES_KEY } from '../support/corpus.js';
 import { compressibleBytes, randomBytesSeeded } from '../fixtures/test-data.js';
 import { makeTempDir, removeTempDirs, writeContainer } from '../fixtures/toc-writer.js';
+import { writePak } from '../fixtures/pak-writer.js';
 import { ensureWorkerBundle } from '../workers/worker-bundle.js';
 import { listTree, sha256 } from './helpers.js';
 
@@ -131,7 +132,7 @@ describe('raw export of real containers', () => {
     const out = join(await makeTempDir(), 'out');
     const s = await extractFiles(install, { paths: ['mount', 'CUE4ParseFixtures/Content/Fixtures/Curves', 'Engine/Content/EditorMaterials/Camera', 'No/Such/Thing'] }, { out });
     const curves = [...install.files()].filter((f) => f.path.includes('/Curves/'));
-    expect(curves.length).toBe(6);
+    expect(curves.length).toBe(7);
     expect(s.files).toBe(curves.length);
     expect(s.failed.find((f) => f.path === 'mount/point/root/test.txt')?.error).toMatch(/encrypted with the zero key GUID.*no AES key/);
     expect(s.failed.filter((f) => f.path.startsWith('mount/'))).toHaveLength(4);
@@ -182,23 +183,30 @@ describe('--format json', () => {
   });
 
   it('writes classic packages from a pak as uasset models, .uexp/.ubulk raw; a UE1/2 package as ue12; a UE3 package fails', async () => {
-    const install = await open([LEGACY_PAK, corpus('legacy/ut99_EnergySword.u'), corpus('legacy/uelib_TestUC3.u')]);
-    const out = join(await makeTempDir(), 'out');
-    const s = await extractFiles(install, { filters: ['DA_AllProperties', 'T_Streaming', '.u'] }, { out, format: 'json' });
+    const dir = await makeTempDir();
+    const cube = (ext: string): Promise<Buffer> => readFile(corpus(`cooked/retoc55_SM_Cube.${ext}`));
+    const pak = writePak(await Promise.all(['uasset', 'uexp', 'ubulk'].map(async (ext) => ({ name: `Meshes/SM_Cube.${ext}`, data: new Uint8Array(await cube(ext)) }))),
+      { version: 11, mountPoint: '../../../Game/Content/', compress: true });
+    await writeFile(join(dir, 'cube.pak'), pak.bytes);
+    const install = await open([join(dir, 'cube.pak'), corpus('legacy/ut99_EnergySword.u'), corpus('legacy/uelib_TestUC3.u')]);
+    const out = join(dir, 'out');
+    const s = await extractFiles(install, {}, { out, format: 'json' });
     expect(s.failed).toEqual([{ path: 'uelib_TestUC3.u', error: expect.stringMatching(/Unreal Engine 3 package/) }]);
+    expect(s.files).toBe(4);
     expect(await listTree(out)).toEqual([
-      'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset.json',
-      'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uexp',
-      'CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.uasset.json',
-      'CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.ubulk',
-      'CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.uexp',
+      'Game/Content/Meshes/SM_Cube.uasset.json',
+      'Game/Content/Meshes/SM_Cube.ubulk',
+      'Game/Content/Meshes/SM_Cube.uexp',
       'ut99_EnergySword.u.json',
     ]);
-    const da = JSON.parse(await readFile(join(out, 'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset.json'), 'utf8'));
-    expect(da).toMatchObject({ format: 'uasset', name: '/Game/Fixtures/Properties/DA_AllProperties' });
+    const model = JSON.parse(await readFile(join(out, 'Game/Content/Meshes/SM_Cube.uasset.json'), 'utf8'));
+    expect(model).toMatchObject({ format: 'uasset', fileName: 'Game/Content/Meshes/SM_Cube.uasset' });
+    expect(model.names).toHaveLength(20);
+    expect(model.exports).toHaveLength(3);
+    expect(sha256(await readFile(join(out, 'Game/Content/Meshes/SM_Cube.uexp')))).toBe(sha256(await cube('uexp')));
     const ue1 = JSON.parse(await readFile(join(out, 'ut99_EnergySword.u.json'), 'utf8'));
     expect(ue1.format).toBe('ue12');
-    expect(ue1.names).toHaveLength(198); // MANIFEST.tsv: Names=198
+    expect(ue1.names).toHaveLength(198); // MANIFEST.tsv: Names=198 Exports=112
     expect(ue1.exports).toHaveLength(112);
   });
 });
@@ -220,13 +228,18 @@ describe('zip', () => {
     expect(await listTree(dir)).toEqual(['all.zip']);
     // A second export to the same zip is skipped by default, numbered under keep-both.
     expect((await extractFiles(install, {}, { zip })).skipped).toEqual([{ path: zip, reason: 'the zip exists (not overwritten)' }]);
-    await extractFiles(install, { filters: ['*.ubulk'] }, { zip, conflict: 'keep-both', zipLevel: 0 });
+    await extractFiles(install, { filters: ['**/*.ubulk'] }, { zip, conflict: 'keep-both', zipLevel: 0 });
     expect(await listTree(dir)).toEqual(['all (2).zip', 'all.zip']);
-    expect(Object.keys(unzipSync(new Uint8Array(await readFile(join(dir, 'all (2).zip')))))).toHaveLength(3);
+    expect(Object.keys(unzipSync(new Uint8Array(await readFile(join(dir, 'all (2).zip')))))).toHaveLength(14);
+    // JSON models go into a zip as well.
+    await extractFiles(install, { filters: ['SM_Fixture'] }, { zip: join(dir, 'json.zip'), format: 'json' });
+    const json = unzipSync(new Uint8Array(await readFile(join(dir, 'json.zip'))));
+    expect(Object.keys(json)).toEqual(['CUE4ParseFixtures/Content/Fixtures/Meshes/SM_Fixture.uasset.json']);
+    expect(JSON.parse(new TextDecoder().decode(Object.values(json)[0]))).toMatchObject({ format: 'zen', name: '/Game/Fixtures/Meshes/SM_Fixture' });
   });
 
-  it('holds big files in a spool file until their turn, and JSON models too', async () => {
-    const big = compressibleBytes(20 * 1024 * 1024, 7);
+  it('holds a big file in a spool file until its turn', async () => {
+    const big = compressibleBytes(10 * 1024 * 1024, 7); // past the 8 MiB a zip entry waits for in memory
     const c = await writeContainer([
       { path: 'Game/big.bin', bytes: big, chunkType: 'BulkData' },
       { path: 'Game/small.txt', bytes: new TextEncoder().encode('small'), chunkType: 'BulkData' },
@@ -243,13 +256,15 @@ describe('zip', () => {
 });
 
 describe('cancel', () => {
+  let written: Promise<string> | undefined;
+  /** Written once: a small file, a 12 MiB file of three 4 MiB pieces, another small file. */
   async function bigContainer(): Promise<Install> {
-    const c = await writeContainer([
+    written ??= writeContainer([
       { path: 'a/small.bin', bytes: randomBytesSeeded(1000, 1), chunkType: 'BulkData' },
-      { path: 'b/big.bin', bytes: compressibleBytes(24 * 1024 * 1024, 2), chunkType: 'BulkData' },
+      { path: 'b/big.bin', bytes: compressibleBytes(12 * 1024 * 1024, 2), chunkType: 'BulkData' },
       { path: 'c/after.bin', bytes: randomBytesSeeded(1000, 3), chunkType: 'BulkData' },
-    ], { version: 8, codec: 'Zlib' });
-    return open([c.utocPath]);
+    ], { version: 8, codec: 'Zlib' }).then((c) => c.utocPath);
+    return open([await written]);
   }
 
   it('stops mid-file: the partial file is removed, what was done stays, the summary says cancelled', async () => {
@@ -343,7 +358,7 @@ describe('conflicts', () => {
 describe('exportFileList', () => {
   it('lists the selection as CSV and JSON', async () => {
     const install = await open([UNCOMPRESSED]);
-    const csv = exportFileList(install, { filters: ['*.ubulk'] }, 'csv');
+    const csv = exportFileList(install, { filters: ['**/*.ubulk'] }, 'csv');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('path,size,container,chunkId,chunkType');
     expect(lines).toHaveLength(15);

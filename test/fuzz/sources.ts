@@ -12,12 +12,12 @@ import { ZenLayout } from '../../src/core/engine-versions.js';
 import { CORPUS, CUE58_AES_KEY, REPAK_AES_KEY } from '../support/corpus.js';
 import { compressibleBytes } from '../fixtures/test-data.js';
 import { writeContainer, type TocWriterOptions, type WriterCodec } from '../fixtures/toc-writer.js';
-import { writePak, type PakWriterOptions } from '../fixtures/pak-writer.js';
+import { writePak, type PakWriterFile, type PakWriterOptions } from '../fixtures/pak-writer.js';
 
 /** Which parsers a source goes through. */
 export type SourceKind =
   | 'utoc' | 'ucas' | 'pak' | 'uasset' | 'zen' | 'container-header' | 'script-objects'
-  | 'legacy-script-objects' | 'legacy-global-names' | 'ue12' | 'oodle';
+  | 'legacy-script-objects' | 'legacy-global-names' | 'legacy-global-name-hashes' | 'ue12' | 'oodle';
 
 export interface Source {
   /** "corpus:iostore/x.utoc", "fixture:toc-v8-zlib-signed/test.ucas". */
@@ -62,6 +62,7 @@ function corpusKind(rel: string): SourceKind | null {
     if (lower.includes('scriptobjects')) return 'script-objects';
     if (lower.includes('initialloadmeta')) return 'legacy-script-objects';
     if (lower.endsWith('loaderglobalnames.bin')) return 'legacy-global-names';
+    if (lower.endsWith('loaderglobalnamehashes.bin')) return 'legacy-global-name-hashes';
     return null;
   }
   if (lower.endsWith('.uzenasset') || (rel.startsWith('cooked/zen') && lower.endsWith('.uasset'))) return 'zen';
@@ -114,7 +115,7 @@ const mixedCodec = (f: number, b: number): WriterCodec => (['Zlib', 'None', 'LZ4
 /** Container presets: TOC versions, codecs, partitions, signatures, encryption (AES-CTR IVs are random: left out). */
 const TOC_PRESETS: Record<string, () => { files: ReturnType<typeof files>; opts: TocWriterOptions }> = {
   'toc-v1-none': () => ({ files: files(4, 1), opts: { version: 1, codec: 'None', blockSize: 4096 } }),
-  'toc-v3-zlib-partitions': () => ({ files: files(6, 2, 9000), opts: { version: 3, codec: 'Zlib', blockSize: 4096, partitionSize: 16384, directoryIndex: true } }),
+  'toc-v3-zlib-partitions': () => ({ files: files(6, 2, 30000), opts: { version: 3, codec: 'Zlib', blockSize: 4096, partitionSize: 8192, directoryIndex: true } }),
   'toc-v5-lz4-overflow': () => ({ files: files(8, 3), opts: { version: 5, codec: 'LZ4', blockSize: 4096, overflow: [1, 4] } }),
   'toc-v6-gzip-ondemand': () => ({ files: files(5, 4), opts: { version: 6, codec: 'Gzip', blockSize: 4096, onDemand: true } }),
   'toc-v8-mixed-signed': () => ({ files: files(9, 5, 7000), opts: { version: 8, codec: mixedCodec, blockSize: 4096, signed: true, overflow: [2] } }),
@@ -124,7 +125,7 @@ const TOC_PRESETS: Record<string, () => { files: ReturnType<typeof files>; opts:
 const pakFiles = (n: number, seed: number, size = 3000): { name: string; data: Uint8Array }[] =>
   Array.from({ length: n }, (_, i) => ({ name: `D${i % 3}/S${i % 2}/f${i}.txt`, data: compressibleBytes(size + 131 * i, seed + i) }));
 
-const PAK_PRESETS: Record<string, () => { files: ReturnType<typeof pakFiles> & { deleted?: boolean }[]; opts: PakWriterOptions }> = {
+const PAK_PRESETS: Record<string, () => { files: PakWriterFile[]; opts: PakWriterOptions }> = {
   'pak-v1': () => ({ files: pakFiles(4, 11), opts: { version: 1 } }),
   'pak-v3-zlib-blocks': () => ({ files: pakFiles(5, 12, 9000), opts: { version: 3, compress: true, blockSize: 2048 } }),
   'pak-v6-deleted': () => ({ files: [...pakFiles(4, 13), { name: 'D0/gone.txt', data: new Uint8Array(0), deleted: true }], opts: { version: 6, compress: true } }),

@@ -1,31 +1,73 @@
 /**
- * `pakscope info <container>`: what a container is, from Archive.describe(). A second argument
- * names a package inside the path (`info <path> <package>`), answered by the package view.
+ * `pakscope info <container>`: what a container is, from Archive.describe().
+ * `pakscope info <path> <package>` and `pakscope info <package file>`: a package, whatever its
+ * format, through core/package (the same model the app's package view shows): its summary,
+ * then every name, import and export in stored order.
  */
+import { extname } from 'node:path';
+import { open as openFile } from 'node:fs/promises';
 import type { Archive } from '../../core/archive.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { parseEngineVersion } from '../../core/engine-versions.js';
+import { isContainerFile } from '../../core/install/scan.js';
+import { InstallPackages, openPackageFile, type OpenedPackage, type OpenPackageOptions } from '../../core/package/open-package.js';
+import { isPackageFileName } from '../../core/package/package-files.js';
+import { packageInfoJson, type PackageModel } from '../../core/package-model.js';
+import { PACKAGE_FILE_TAG, findClassicEngineRelease } from '../../core/uasset/versions.js';
+import { JSON_OPTION, type Command, type OptionSpec, type OptionValues } from '../command.js';
 import type { Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 
+export const ENGINE_OPTION: OptionSpec = {
+  type: 'string',
+  usage: '--engine X.Y',
+  help: 'Read packages as this engine release writes them (IoStore packages: 4.25 to 5.8; unversioned .uasset: tried first).',
+};
+
 export const infoCommand: Command = {
   name: 'info',
-  args: '<container>',
-  summary: 'Describe a container: TOC version, flags, codecs, mount point, encryption',
+  args: '<path> [package]',
+  summary: 'Describe a container, or a package: summary, names, imports, exports',
   description: [
-    'Describes one container (.utoc or .pak): format version, flags, entry and file counts,',
-    'block size, the codecs its blocks use with their counts, mount point, encryption key GUID',
-    'and method, and partitions. An encrypted container is described without its key.',
+    'With one container (.utoc or .pak): its format version, flags, entry and file counts, block',
+    'size, the codecs its blocks use with their counts, mount point, encryption key GUID and',
+    'method, and partitions. An encrypted container is described without its key. --json prints',
+    '{"kind","path","status","fields":{...}} with the same facts.',
     '',
-    '--json prints {"kind","path","status","fields":{...}} with the same facts.',
+    'With a package: <path> [package] names a package inside the containers and folders of',
+    '<path> by its name (/Game/Maps/Entry; a UE1/2 package by its name, Botpack), its path as ls',
+    'prints it, or its package id (16 hex digits); a loose package file (.uasset, .umap, .u,',
+    '.utx, .unr, ...) is named alone. Prints the package summary, then every name, import and',
+    'export in stored order. IoStore packages are read with the layout their container\'s',
+    'versions give (--engine overrides it); /Script imports are named through the global',
+    'container (global.utoc, also found beside the path or one folder up), imports of other',
+    'packages through those packages where the install holds them; what stays unknown shows as',
+    'a hash. A .uasset is read with the .uexp beside it. --json prints {"format","name","version",',
+    '"names":[...],"imports":[{"path","class"}],"exports":[{"name","class","outer","path",',
+    '"serialOffset","serialSize"}]}.',
   ].join('\n'),
-  examples: ['pakscope info pakchunk0-Windows.utoc', 'pakscope info pakchunk0-Windows.pak --json'],
-  options: { json: JSON_OPTION },
+  examples: [
+    'pakscope info pakchunk0-Windows.utoc',
+    'pakscope info Paks /Game/Maps/Entry --json',
+    'pakscope info Content/Maps/Level.umap',
+    'pakscope info pakchunk0-Windows.pak --json',
+  ],
+  options: { json: JSON_OPTION, engine: ENGINE_OPTION },
   positionals: { min: 1, max: 2 },
 
-  async run(session, args) {
-    if (args.length === 2) return infoPackage(session, args[0]!, args[1]!);
+  async run(session, args, values) {
+    if (args.length === 2) {
+      const opened = await openInstallPackage(session, args[0]!, args[1]!, values);
+      if (opened) await printPackage(session, opened);
+      return;
+    }
     const [path] = args as [string];
     await session.requireFile(path, 'info');
+    if (await isPackageFile(path)) {
+      await printPackage(session, await openPackageFile(path, packageOptions(values)));
+      return;
+    }
+    // retoc's .uzenasset: a Zen package saved as a file.
+    if (extname(path).toLowerCase() === '.uzenasset') return printPackage(session, await openPackageFile(path, packageOptions(values)));
     const install = await session.open([path], { lockedIs: 'warning' });
     if (!install) return;
     try {
@@ -35,6 +77,102 @@ export const infoCommand: Command = {
     }
   },
 };
+
+/** The package options of --engine, checked. */
+export function packageOptions(values: OptionValues): OpenPackageOptions {
+  const engine = values['engine'];
+  if (engine === undefined) return {};
+  const text = String(engine);
+  if (parseEngineVersion(text) === undefined && findClassicEngineRelease(text) === undefined) {
+    throw new UsageError(`--engine takes an engine release such as 4.27 or 5.4, not "${text}"`);
+  }
+  return { engine: text };
+}
+
+/** A package file by its extension, or by the package tag its first bytes start with. */
+async function isPackageFile(path: string): Promise<boolean> {
+  if (isPackageFileName(path)) return true;
+  if (isContainerFile(path)) return false;
+  const f = await openFile(path, 'r');
+  try {
+    const head = new Uint8Array(4);
+    const { bytesRead } = await f.read(head, 0, 4, 0);
+    return bytesRead === 4 && new DataView(head.buffer).getUint32(0, true) === PACKAGE_FILE_TAG;
+  } finally {
+    await f.close();
+  }
+}
+
+/** Opens `ref` in the install at `root`; undefined when the install could not be opened (reported). */
+export async function openInstallPackage(session: Session, root: string, ref: string, values: OptionValues): Promise<OpenedPackage | undefined> {
+  const opts = packageOptions(values);
+  const install = await session.open([root], { lockedIs: 'warning' });
+  if (!install) return undefined;
+  const packages = new InstallPackages(install);
+  try {
+    return await packages.open(ref, opts);
+  } finally {
+    await packages.close();
+    await install.close();
+  }
+}
+
+async function printPackage(session: Session, opened: OpenedPackage): Promise<void> {
+  const m = opened.model;
+  for (const w of [...opened.warnings, ...m.warnings]) session.out.warn(`${m.name}: ${w}`);
+  for (const issue of m.issues) session.out.warn(`${m.fileName}: ${issue.structure} at byte ${issue.offset}: ${issue.detail}`);
+  if (session.json) {
+    await session.out.line(JSON.stringify(packageInfoJson(m), null, 2));
+    return;
+  }
+  await printPackageText(session, opened, m);
+}
+
+/** A value on one line: scalars as they are, lists by their length, objects left out. */
+function scalar(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (Array.isArray(v)) return `${v.length}`;
+  if (typeof v === 'object') return undefined;
+  return String(v);
+}
+
+async function printPackageText(session: Session, opened: OpenedPackage, m: PackageModel): Promise<void> {
+  const out = session.out;
+  const rows: [string, string][] = [
+    ['Format', m.format],
+    ['File', opened.path],
+    ...(opened.container !== opened.path ? [['Container', opened.container] as [string, string]] : []),
+    ...(typeof m.details.scriptObjects === 'string' ? [['Script objects', m.details.scriptObjects] as [string, string]] : []),
+  ];
+  for (const [k, v] of Object.entries(m.version)) {
+    const s = scalar(v);
+    if (s !== undefined) rows.push([`version.${k}`, s]);
+  }
+  rows.push(['Package flags', `0x${(m.packageFlags.value >>> 0).toString(16).padStart(8, '0')}${m.packageFlags.names.length ? ` (${m.packageFlags.names.join(', ')})` : ''}`]);
+  for (const [k, v] of Object.entries(m.summary)) {
+    const s = scalar(v);
+    if (s !== undefined && k !== 'packageFlags') rows.push([k, s]);
+  }
+  const width = Math.max(...rows.map(([l]) => l.length));
+  await out.line(m.name);
+  for (const [label, value] of rows) await out.line(`  ${label.padEnd(width)}  ${value}`);
+
+  const num = (i: number, n: number): string => String(i).padStart(String(Math.max(n - 1, 0)).length);
+  await out.line(`Names (${m.names.length}):`);
+  for (const [i, name] of m.names.entries()) await out.line(`  ${num(i, m.names.length)}  ${name}`);
+  await out.line(`Imports (${m.imports.length}):`);
+  for (const [i, imp] of m.imports.entries()) {
+    await out.line(`  ${num(i, m.imports.length)}  ${imp.path}${imp.class ? `  (${imp.class})` : ''}`);
+  }
+  await out.line(`Exports (${m.exports.length}):`);
+  for (const [i, e] of m.exports.entries()) {
+    await out.line(`  ${num(i, m.exports.length)}  ${e.path}${e.class ? `  (${e.class})` : ''}  offset ${e.serialOffset}  size ${e.serialSize}`);
+  }
+  if (m.thumbnails.length > 0) {
+    await out.line(`Thumbnails (${m.thumbnails.length}):`);
+    for (const t of m.thumbnails) await out.line(`  ${t.object}  (${t.class})  ${t.format} ${t.width}x${t.height}, ${t.dataSize} bytes`);
+  }
+}
 
 async function printDescription(session: Session, archive: Archive): Promise<void> {
   const d = archive.describe();
@@ -52,9 +190,4 @@ async function printDescription(session: Session, archive: Archive): Promise<voi
 
 function statusText(a: Archive): string {
   return a.status.state === 'ok' ? 'ok' : `${a.status.state}: ${a.status.message}`;
-}
-
-/** `info <path> <package>`: the package view (summary, names, imports, exports) is not written yet. */
-async function infoPackage(_session: Session, _path: string, pkg: string): Promise<void> {
-  throw new UsageError(`package view not supported yet (info ${pkg})`, 'info');
 }

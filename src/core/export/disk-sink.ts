@@ -26,7 +26,12 @@ export class DiskSink implements ExportSink {
   private readonly folders = new Map<string, Promise<string>>();
   /** Final names (lowercased absolute paths) claimed in this run, so keep-both never picks one twice. */
   private readonly claimed = new Set<string>();
+  /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
+  private readonly created = new Set<string>();
   private realRoot = '';
+  /** Temporary names: one random part per run, then a counter. */
+  private readonly tempPrefix = `.pakscope-${randomBytes(6).toString('hex')}-`;
+  private tempCount = 0;
 
   private constructor(private readonly root: string, private readonly conflict: ConflictPolicy) {}
 
@@ -45,7 +50,7 @@ export class DiskSink implements ExportSink {
     const name = segments[segments.length - 1]!;
     const target = await this.chooseTarget(path, dir, name);
     if ('skipped' in target) return target;
-    const temp = join(dir, `.pakscope-${randomBytes(6).toString('hex')}.partial`);
+    const temp = join(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
     const handle = await open(temp, CREATE_NEW, 0o644);
     return { writer: new DiskEntryWriter(this, handle, temp, target.absolute, path) };
   }
@@ -56,7 +61,7 @@ export class DiskSink implements ExportSink {
   /** Where to write: the name itself, a numbered copy (keep-both), or nothing (skip). */
   private async chooseTarget(path: string, dir: string, name: string): Promise<{ absolute: string } | { skipped: string }> {
     const absolute = join(dir, name);
-    const existing = await lstatOrNull(absolute);
+    const existing = this.created.has(dir) ? null : await lstatOrNull(absolute);
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
     if (!existing && !this.claimed.has(absolute.toLowerCase())) return this.claim(absolute);
     if (this.conflict === 'overwrite') return this.claim(absolute);
@@ -75,7 +80,7 @@ export class DiskSink implements ExportSink {
 
   /** Called at commit: under skip and keep-both, a file that appeared meanwhile is still not replaced. */
   async finalTarget(absolute: string, path: string): Promise<{ absolute: string } | { skipped: string }> {
-    if (this.conflict === 'overwrite') return { absolute };
+    if (this.conflict === 'overwrite' || this.created.has(dirname(absolute))) return { absolute };
     const existing = await lstatOrNull(absolute);
     if (!existing) return { absolute };
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
@@ -103,6 +108,8 @@ export class DiskSink implements ExportSink {
     if (!s) {
       try {
         await mkdir(dir);
+        this.created.add(dir);
+        return dir;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }

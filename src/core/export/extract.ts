@@ -9,6 +9,7 @@
  *   const install = await openInstall([paks], { keys, decoder: pool });
  *   const summary = await extractFiles(install, { filters: ['*.uasset'] }, { out: 'Export', onProgress });
  */
+import { setMaxListeners } from 'node:events';
 import type { Install } from '../install/install.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces } from './file-pieces.js';
@@ -87,6 +88,8 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   // Stops the workers: the caller's signal, or a failure every other file would share.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  // Every read in flight listens to it (the worker pool adds one listener per task).
+  setMaxListeners(0, signal);
   let fatal: unknown;
   const converter = s.format === 'json' ? new PackageJsonConverter(install) : undefined;
   const job = new ExportJob(sink, meter, signal, converter);

@@ -1,10 +1,13 @@
 /**
  * A file on disk given as an install path by itself (a .uasset, .umap, .uexp, ...): an archive
  * holding that one file under its own name, so `ls`, `cat` and the app treat it like any other.
+ * Below a Content folder the name keeps the folders from the one above Content, as a loose
+ * folder's files do ("MyProject/Content/Maps/A.umap").
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import type { Archive, ArchiveDescription, ArchiveFile, FileStorage, HashCheck } from '../archive.js';
+import { contentFolderMountPath } from './loose-folder.js';
 
 export class LooseFileArchive implements Archive {
   readonly kind = 'loose' as const;
@@ -16,7 +19,8 @@ export class LooseFileArchive implements Archive {
   private constructor(readonly path: string, private readonly size: number) {
     const file = basename(path);
     this.name = file.slice(0, file.length - extname(file).length);
-    this.list = [{ path: file, size, ref: 0 }];
+    const folder = contentFolderMountPath(dirname(path));
+    this.list = [{ path: folder ? `${folder}/${file}` : file, size, ref: 0 }];
   }
 
   static async open(path: string): Promise<LooseFileArchive> {
@@ -26,6 +30,12 @@ export class LooseFileArchive implements Archive {
   }
 
   files(): readonly ArchiveFile[] { return this.list; }
+
+  /** Where the file is on disk. */
+  diskPath(ref: number): string {
+    this.check(ref);
+    return this.path;
+  }
 
   async read(ref: number, signal?: AbortSignal): Promise<Uint8Array> {
     this.check(ref);

@@ -11,6 +11,14 @@ const DIR_ENTRY_SIZE = 16;
 const FILE_ENTRY_SIZE = 12;
 /** Mount points are short paths; anything longer means a wrong key or garbage. */
 const MAX_MOUNT_POINT_CHARS = 1024;
+/** Longest path taken (as pak/paths.ts): a deep chain of long names would grow each path by the whole chain. */
+const MAX_PATH_CHARS = 4096;
+/**
+ * Characters of all directory paths together, per byte of index (plus a floor): real indexes
+ * need well under 1, while a hostile one could repeat a 4096-character path for every 16 bytes.
+ */
+const PATH_CHARS_PER_INDEX_BYTE = 4;
+const PATH_CHARS_FLOOR = 16 << 20;
 
 export interface DirectoryIndexFile {
   /** As `pakscope ls` prints it: mount point + relative path, leading "../" removed, no leading "/". */
@@ -95,6 +103,8 @@ export function parseDirectoryIndex(bytes: Uint8Array, fileName: string, entryCo
 
   const dirSeen = new Uint8Array(dirCount);
   const fileSeen = new Uint8Array(fileCount);
+  const pathCharsBudget = PATH_CHARS_FLOOR + bytes.length * PATH_CHARS_PER_INDEX_BYTE;
+  let pathChars = 0;
   // Depth-first: [directory, its parent's path]; the root's name is NONE.
   const stack: [number, string][] = [[0, '']];
   dirSeen[0] = 1;
@@ -110,6 +120,13 @@ export function parseDirectoryIndex(bytes: Uint8Array, fileName: string, entryCo
     const path = dirName ? `${parentPath}${dirName}/` : parentPath;
     // Normalized once per directory; a file's path is this prefix plus its name.
     const prefix = joinMountPath(mountPoint, path);
+    pathChars += prefix.length;
+    if (prefix.length > MAX_PATH_CHARS) {
+      throw r.error(`directory ${d}'s path is ${prefix.length} characters long (limit ${MAX_PATH_CHARS})`, at);
+    }
+    if (pathChars > pathCharsBudget) {
+      throw r.error(`directory paths add up to over ${pathCharsBudget} characters for a ${bytes.length}-byte index`, at);
+    }
 
     for (const [link, what, off, childPath] of [
       [nextSibling, 'next sibling', 8, parentPath],
@@ -133,6 +150,9 @@ export function parseDirectoryIndex(bytes: Uint8Array, fileName: string, entryCo
       const entryIndex = files[f * 3 + 2]!;
       if (entryIndex >= entryCount) {
         throw r.error(`file ${f} (${fileName}) points at TOC entry ${entryIndex} but the TOC has ${entryCount}`, fat + 8);
+      }
+      if (prefix.length + fileName.length > MAX_PATH_CHARS) {
+        throw r.error(`file ${f}'s path is ${prefix.length + fileName.length} characters long (limit ${MAX_PATH_CHARS})`, fat);
       }
       out.push({ path: prefix ? prefix + fileName : joinMountPath('', fileName), entryIndex });
       f = files[f * 3 + 1]!;

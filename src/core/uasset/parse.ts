@@ -2,7 +2,7 @@ import { FormatError } from '../errors.js';
 import type { AssumedVersions } from './layout.js';
 import { type UAssetPackage, type UAssetParseOptions, readPackageWithLayout } from './package.js';
 import {
-  CLASSIC_ENGINE_RELEASES, type ClassicEngineRelease, LegacyFileVersion, PACKAGE_FILE_TAG, findClassicEngineRelease,
+  CLASSIC_ENGINE_RELEASES, type ClassicEngineRelease, LegacyFileVersion, PACKAGE_FILE_TAG, UE5_LATEST, findClassicEngineRelease,
   releaseRange, releasesWithVersions,
 } from './versions.js';
 
@@ -52,6 +52,33 @@ function peekUnversioned(header: Uint8Array): { unversioned: boolean; legacyFile
 }
 
 /**
+ * A versioned package with its stated versions. UE5.8 writes import package names in cooked
+ * packages too, at the same object version as 5.7: a newest-version package that does not read
+ * without them is read with them.
+ */
+function readVersioned(header: Uint8Array, fileName: string, opts: UAssetParseOptions): ReturnType<typeof readPackageWithLayout> {
+  try {
+    return readPackageWithLayout(header, fileName, undefined, opts);
+  } catch (e) {
+    if (!(e instanceof FormatError) || peekUE5Version(header) < UE5_LATEST) throw e;
+    try {
+      return readPackageWithLayout(header, fileName, { ue4: 0, ue5: 0, importPackageNameAlways: true, engines: ['5.8'] }, opts);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+/** The UE5 version a versioned UE5 package states (0 for others). */
+function peekUE5Version(header: Uint8Array): number {
+  if (header.length < 20) return 0;
+  const v = new DataView(header.buffer, header.byteOffset, header.byteLength);
+  const legacy = v.getInt32(4, true);
+  if (legacy > LegacyFileVersion.UE5_VERSION) return 0;
+  return v.getInt32(legacy === LegacyFileVersion.UE3_VERSION_REMOVED ? 12 : 16, true);
+}
+
+/**
  * Parses the header of a UE4/UE5 package (.uasset/.umap, uncooked or cooked; for a cooked split
  * package pass the .uasset and the .uexp's size). An unversioned package's versions come from
  * the bytes: the caller's engine is kept if its layout fits them, else every candidate layout is
@@ -63,7 +90,7 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
   const peek = peekUnversioned(header);
   if (!peek?.unversioned) {
     // Versioned (or not a UE4/5 package at all: the summary reader says why).
-    const { pkg: read, problems } = readPackageWithLayout(header, fileName, undefined, opts);
+    const { pkg: read, problems } = readVersioned(header, fileName, opts);
     const pkg = read!;
     for (const p of problems) if (!pkg.issues.some((i) => i.detail === p)) pkg.warnings.push(p);
     const releases = releasesWithVersions(pkg.version.ue4, pkg.version.ue5);

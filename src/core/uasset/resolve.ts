@@ -53,6 +53,13 @@ export interface ResolvedObject {
 
 const NONE = 'None';
 const SUBOBJECT_DELIMITER = ':';
+/**
+ * Longest object path taken, and all paths together (floor + per object): a deep outer chain of
+ * long names would otherwise make each path the whole chain, quadratic in the package's size.
+ */
+const MAX_OBJECT_PATH_CHARS = 4096;
+const PATH_CHARS_FLOOR = 16 << 20;
+const PATH_CHARS_PER_OBJECT = 1024;
 
 /**
  * Works out the paths of every import and export from the outer chains. A chain is followed
@@ -70,6 +77,8 @@ export function resolveObjects(
   /** The object's outer is a package (so its children use ':'). */
   const outerIsPackage: boolean[] = new Array(total).fill(false);
   const state = new Uint8Array(total); // 0 new, 1 on the current chain, 2 done
+  const pathCharsBudget = PATH_CHARS_FLOOR + total * PATH_CHARS_PER_OBJECT;
+  let pathChars = 0;
 
   const where = (k: number): { structure: string; offset: number; label: string } => k < ni
     ? { structure: style.tables.imports, offset: imports[k]!.offset, label: `import ${k} "${imports[k]!.objectName}"` }
@@ -109,7 +118,15 @@ export function resolveObjects(
       return;
     }
     const sep = style.subobjectDelimiter && !isPackage[outer] && outerIsPackage[outer] ? SUBOBJECT_DELIMITER : '.';
-    paths[k] = `${paths[outer]!}${sep}${name}`;
+    const path = `${paths[outer]!}${sep}${name}`;
+    pathChars += path.length;
+    if (path.length > MAX_OBJECT_PATH_CHARS || pathChars > pathCharsBudget) {
+      const w = where(k);
+      throw new FormatError(file, w.structure, w.offset, path.length > MAX_OBJECT_PATH_CHARS
+        ? `${w.label}: its path is ${path.length} characters long (limit ${MAX_OBJECT_PATH_CHARS}): the outer chain is too deep`
+        : `${w.label}: the object paths add up to over ${pathCharsBudget} characters`);
+    }
+    paths[k] = path;
     outerIsPackage[k] = isPackage[outer]!;
   };
 

@@ -173,8 +173,10 @@ export function readSummary(r: BinaryReader, assume: AssumedVersions | undefined
     }
     if (fileVersionUE4 > UE4_LATEST) notes.warnings.push(`UE4 version ${fileVersionUE4} is newer than any known (${UE4_LATEST}); read as ${UE4_LATEST}`);
     if (ue5 > UE5_LATEST) notes.warnings.push(`UE5 version ${ue5} is newer than any known (${UE5_LATEST}); read as ${UE5_LATEST}`);
+    // A versioned package states every version but the one UE5.8 added without a version: the caller may assume it.
     layout = {
-      legacyFileVersion, ue4: Math.min(fileVersionUE4, UE4_LATEST), ue5: Math.min(ue5, UE5_LATEST), importPackageNameAlways: false,
+      legacyFileVersion, ue4: Math.min(fileVersionUE4, UE4_LATEST), ue5: Math.min(ue5, UE5_LATEST),
+      importPackageNameAlways: assume?.importPackageNameAlways ?? false,
     };
   }
   const ue4 = layout.ue4, ue5 = layout.ue5;

@@ -185,8 +185,11 @@ export class TreeModel {
     for (let i = 0; i < this.rows.length && calls < maxCalls; i++) {
       if (gen !== this.generation || this.rows.length >= budget) return;
       const row = this.rows[i]!;
-      // fileCount bounds the rows a folder can add; skip folders that would swamp the view.
-      if (!row.entry.isDir || row.expanded || row.entry.fileCount > budget - this.rows.length) continue;
+      if (!row.entry.isDir || row.expanded) continue;
+      // fileCount bounds the rows a folder can add; skip folders that would swamp the view,
+      // unless the folder is alone at its level (Game/Content/...): opening it is the only way in.
+      const alone = (this.rows[i - 1]?.depth ?? -1) < row.depth && (this.rows[i + 1]?.depth ?? -1) < row.depth;
+      if (!alone && row.entry.fileCount > budget - this.rows.length) continue;
       await this.expand(i);
       calls++;
     }

@@ -1,0 +1,50 @@
+/**
+ * What reading an object's properties needs from its package: names, object references, the
+ * versions the package was saved with and, for unversioned properties, the mappings.
+ */
+import type { MappedStruct, MappedType, Usmap } from '../usmap/types.js';
+import type { PropertyVersions } from './versions.js';
+
+export interface PropertyContext {
+  /** For errors: the package file. */
+  file: string;
+  /** The package's name map, as stored (numbers are applied when an FName is read). */
+  names: readonly string[];
+  /**
+   * The path of an FPackageIndex (> 0 export index + 1, < 0 -(import index + 1)); null for 0;
+   * undefined for an index outside the tables.
+   */
+  objectPath(index: number): string | null | undefined;
+  versions: PropertyVersions;
+  /** PKG_UnversionedProperties: values are stored by schema index, with no tags. */
+  unversioned: boolean;
+  /** Uncooked UE5.1+: the header's soft object paths, which soft references index. */
+  softObjectPaths?: readonly string[];
+  /** The schema unversioned properties are read with. */
+  mappings?: Usmap;
+  /** Schemas of classes and structs defined in packages (Blueprint classes), by lowercased name; searched before the mappings. */
+  localStructs?: ReadonlyMap<string, MappedStruct>;
+}
+
+/** A property's type: the mapping schema's shape, also built from tags. */
+export type PropType = MappedType;
+
+/** "StructProperty<Vector>", "MapProperty<NameProperty, IntProperty>": the type as the entry shows it. */
+export function typeName(t: PropType): string {
+  switch (t.type) {
+    case 'StructProperty':
+      return t.struct ? `StructProperty<${t.struct}>` : 'StructProperty';
+    case 'ByteProperty':
+      return t.enumName && t.enumName !== 'None' ? `ByteProperty<${t.enumName}>` : 'ByteProperty';
+    case 'EnumProperty':
+      return t.enumName ? `EnumProperty<${t.enumName}>` : 'EnumProperty';
+    case 'ArrayProperty':
+    case 'SetProperty':
+    case 'OptionalProperty':
+      return t.inner ? `${t.type}<${typeName(t.inner)}>` : t.type;
+    case 'MapProperty':
+      return t.inner && t.value ? `MapProperty<${typeName(t.inner)}, ${typeName(t.value)}>` : t.type;
+    default:
+      return t.type;
+  }
+}
