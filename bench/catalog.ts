@@ -392,7 +392,7 @@ function assignContainers(assets: Asset[], containers: number): void {
       current = load.indexOf(Math.min(...load));
     }
     a.container = current;
-    load[current]++;
+    load[current] = load[current]! + 1;
   }
 }
 

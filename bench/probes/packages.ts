@@ -1,19 +1,24 @@
 /**
  * Probe: the dependency graph and the package view.
  *
- * graph: every container header read through its container (decrypted, decompressed) and parsed
- * with parseContainerHeader, then the package → imported packages map and its reverse built. The
- * project has no graph module yet, so the maps are built here, the way such a module would.
+ * graph: the project's graph module, buildDependencyGraph(install) (src/core/graph): every
+ * container header read through its container and parsed, the package → imported packages
+ * adjacency and its reverse built, packages named. For reference the probe also times the bare
+ * way: parseContainerHeader over every header plus two Maps built here.
  *
  * package view: for a seeded sample of packages, the ExportBundleData chunk read through its
  * container (worker pool), parsed with parseZenPackage (store entry from the container header)
  * and resolved with resolvePackage (script objects from global.utoc, loaded once beforehand).
+ * For reference, the app's whole path too: InstallPackages.open (src/core/package), which also
+ * reads the imported packages' headers to name their objects and builds the PackageModel.
  */
 import { KeyRing } from '../../src/core/crypto/keys.js';
 import { zenLayoutFor } from '../../src/core/engine-versions.js';
 import { openInstall } from '../../src/core/install/install.js';
 import { IoStoreContainer } from '../../src/core/iostore/container.js';
 import { findStoreEntry, parseContainerHeader, type ContainerHeader } from '../../src/core/iostore/container-header.js';
+import { buildDependencyGraph } from '../../src/core/graph/build-graph.js';
+import { InstallPackages } from '../../src/core/package/open-package.js';
 import { createWorkerPool } from '../../src/core/workers/pool.js';
 import { resolvePackage } from '../../src/core/zen/resolve.js';
 import { parseScriptObjects } from '../../src/core/zen/script-objects.js';
@@ -23,15 +28,25 @@ import { emitResult, median, percentile, probeArgs, progress } from './probe-io.
 
 export interface PackagesArgs { root: string; aesKeyArg: string; workerFile: string; samples: number; seed: number }
 export interface PackagesResult {
-  graphSeconds: number;
+  /** buildDependencyGraph(install), or null when the module failed (graphError). */
+  graphSeconds: number | null;
+  graphError?: string;
+  graphCounts?: { packages: number; referencedOnly: number; edges: number; named: number };
+  graphProblems?: string[];
+  /** The bare way: headers read + parsed + two Maps. */
+  bareSeconds: number;
   /** Of which reading (and decoding) the header chunks. */
-  graphReadSeconds: number;
-  graphParseSeconds: number;
-  graphMapSeconds: number;
+  bareReadSeconds: number;
+  bareParseSeconds: number;
+  bareMapSeconds: number;
   headers: number;
   packages: number;
   edges: number;
   packagesImportedByOthers: number;
+  /** InstallPackages.open: the app's package view path (imported headers read too, cached). */
+  appOpenMedianMs: number | null;
+  appOpenP95Ms: number | null;
+  appOpenError?: string;
   viewMedianMs: number;
   viewP95Ms: number;
   viewMaxMs: number;
@@ -49,7 +64,23 @@ const pool = createWorkerPool({ workerFile: args.workerFile });
 const install = await openInstall([args.root], { keys: KeyRing.fromArgs([args.aesKeyArg]), decoder: pool });
 const containers = install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer);
 
-// ---- graph ----
+// ---- graph: the project's module ----
+let graphSeconds: number | null = null;
+let graphError: string | undefined;
+let graphCounts: PackagesResult['graphCounts'];
+let graphProblems: string[] | undefined;
+try {
+  const g0 = performance.now();
+  const graph = await buildDependencyGraph(install);
+  graphSeconds = (performance.now() - g0) / 1000;
+  graphCounts = graph.counts();
+  graphProblems = graph.problems.slice(0, 5);
+  progress(`graph module: ${JSON.stringify(graphCounts)} in ${graphSeconds.toFixed(2)} s`);
+} catch (e) {
+  graphError = e instanceof Error ? e.message : String(e);
+}
+
+// ---- graph: the bare way ----
 let readMs = 0;
 let parseMs = 0;
 const t0 = performance.now();
@@ -79,9 +110,9 @@ for (const h of headers.values()) {
     edges += list.length;
   });
 }
-const graphSeconds = (performance.now() - t0) / 1000;
+const bareSeconds = (performance.now() - t0) / 1000;
 const mapMs = performance.now() - m0;
-progress(`graph: ${headers.size} headers, ${imports.size} packages, ${edges} edges in ${graphSeconds.toFixed(2)} s`);
+progress(`bare graph: ${headers.size} headers, ${imports.size} packages, ${edges} edges in ${bareSeconds.toFixed(2)} s`);
 
 // ---- package view ----
 const global = containers.find((c) => c.entriesOfType('ScriptObjects').length > 0);
@@ -121,11 +152,39 @@ for (const [i, p] of picks.entries()) {
   sample ??= { name: pkg.name, exports: pkg.exports.length, imports: pkg.imports.length, firstExportClass: resolved.exports[0]?.classPath };
 }
 
+// ---- the app's package view path, for reference ----
+let appOpenMedianMs: number | null = null;
+let appOpenP95Ms: number | null = null;
+let appOpenError: string | undefined;
+try {
+  const packages = new InstallPackages(install);
+  void packages.index; // built once per install, before the first package opens
+  await packages.scriptObjects();
+  const times: number[] = [];
+  for (const [i, p] of picks.entries()) {
+    const a = performance.now();
+    await packages.open(p.path);
+    if (i >= warmup) times.push(performance.now() - a);
+  }
+  appOpenMedianMs = median(times);
+  appOpenP95Ms = percentile(times, 95);
+  await packages.close();
+} catch (e) {
+  appOpenError = e instanceof Error ? e.message : String(e);
+}
+
 const result: PackagesResult = {
   graphSeconds,
-  graphReadSeconds: readMs / 1000,
-  graphParseSeconds: parseMs / 1000,
-  graphMapSeconds: mapMs / 1000,
+  ...(graphError !== undefined ? { graphError } : {}),
+  ...(graphCounts ? { graphCounts } : {}),
+  ...(graphProblems ? { graphProblems } : {}),
+  bareSeconds,
+  bareReadSeconds: readMs / 1000,
+  bareParseSeconds: parseMs / 1000,
+  bareMapSeconds: mapMs / 1000,
+  appOpenMedianMs,
+  appOpenP95Ms,
+  ...(appOpenError !== undefined ? { appOpenError } : {}),
   headers: headers.size,
   packages: imports.size,
   edges,

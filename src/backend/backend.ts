@@ -5,16 +5,19 @@
  * can be shown as is (a FormatError names the file, the structure and the byte offset).
  */
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import type { Archive } from '../core/archive.js';
 import { KeyRing } from '../core/crypto/keys.js';
 import type { BlockDecoder } from '../core/workers/block-job.js';
 import type { Install, InstallProgress, OpenInstallOptions } from '../core/install/install.js';
 import { openInstall as coreOpenInstall } from '../core/install/install.js';
 import type {
-  ApiEvent, AppInfo, FileDetails, HashCheck, InstallSummary, PakScopeApi, TreeEntry,
+  AddKeysResult, ApiEvent, AppInfo, ExportRequest, ExportStarted, FileDetails, FileListRequest, FileListWritten, HashCheck,
+  InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type { Dialogs } from './dialogs.js';
+import { ExportService } from './export.js';
+import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
 import { RecentList } from './recent.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 
@@ -38,6 +41,8 @@ export interface BackendOptions {
   decoder?: BlockDecoder;
   /** The core openInstall; tests pass a stub. */
   openInstall?: OpenInstallFn;
+  /** Where AES keys are remembered per install; by default keys.json (mode 0600) in configDir. */
+  keyStore?: KeyStore;
 }
 
 interface OpenEntry {
@@ -55,10 +60,14 @@ export class Backend implements PakScopeApi {
   private readonly listeners = new Set<(event: ApiEvent) => void>();
   private readonly recent: RecentList;
   private readonly openFn: OpenInstallFn;
+  private readonly exports: ExportService;
+  private readonly keys: KeyService;
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
     this.openFn = opts.openInstall ?? coreOpenInstall;
+    this.exports = new ExportService({ emit: (e) => this.emit(e), pickedOnly: opts.dialogs.pickExportFolder !== undefined });
+    this.keys = new KeyService(opts.keyStore ?? new FileKeyStore(opts.configDir), opts.decoder);
   }
 
   // ---- events ----
@@ -108,6 +117,7 @@ export class Backend implements PakScopeApi {
 
   private async load(entry: OpenEntry, keys: KeyRing): Promise<{ install: Install; summary: InstallSummary }> {
     const progress = this.progressReporter(entry.id);
+    await this.keys.addRemembered(entry.root, keys); // keys remembered for this install apply by themselves
     const options: OpenInstallOptions = { keys, onProgress: progress, signal: entry.abort.signal };
     if (this.opts.decoder) options.decoder = this.opts.decoder;
     let install: Install;
@@ -151,6 +161,7 @@ export class Backend implements PakScopeApi {
     if (!entry) return; // closing twice is harmless
     this.installs.delete(req.installId);
     entry.abort.abort();
+    await this.exports.cancelInstall(req.installId);
     const opened = await entry.ready.catch(() => null);
     await opened?.install.close();
   }
@@ -197,8 +208,55 @@ export class Backend implements PakScopeApi {
     return req.kind === 'folder' ? this.opts.dialogs.pickFolder() : this.opts.dialogs.pickFile();
   }
 
+  // ---- export and keys (export.ts, keys.ts) ----
+
+  async pickExportFolder(): Promise<string | null> {
+    return this.exports.notePicked((await this.opts.dialogs.pickExportFolder?.()) ?? null);
+  }
+
+  async startExport(req: ExportRequest): Promise<ExportStarted> {
+    const { entry, install } = await this.opened(req.installId);
+    return this.exports.start(install, installName(entry.root), req);
+  }
+
+  cancelExport(req: { exportId: string }): Promise<void> {
+    return this.exports.cancel(req.exportId);
+  }
+
+  async exportFileList(req: FileListRequest): Promise<FileListWritten> {
+    const { entry, install } = await this.opened(req.installId);
+    return this.exports.fileList(install, installName(entry.root), req);
+  }
+
+  async keyStatus(req: { installId: string }): Promise<KeyStatus> {
+    const { entry, install } = await this.opened(req.installId);
+    return this.keys.status(install, entry.root);
+  }
+
+  async addKeys(req: { installId: string; keys: string[] }): Promise<AddKeysResult> {
+    const { entry, install, loaded } = await this.opened(req.installId);
+    const added = await this.keys.add(install, entry.root, req.keys);
+    // The install changed in place: later openInstall calls for it answer the new summary.
+    loaded.summary = summarizeInstall(entry.id, entry.root, install);
+    return { ...added, summary: loaded.summary, status: await this.keys.status(install, entry.root) };
+  }
+
+  async forgetKey(req: { installId: string; keyId: string }): Promise<KeyStatus> {
+    const { entry, install } = await this.opened(req.installId);
+    await this.keys.forget(entry.root, req.keyId);
+    return this.keys.status(install, entry.root);
+  }
+
+  private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {
+    const entry = this.installs.get(id);
+    if (!entry) throw new Error(`no open install with id "${id}" (it was closed; open it again)`);
+    const loaded = await entry.ready;
+    return { entry, install: loaded.install, loaded };
+  }
+
   /** Closes every install (window closed, host stopped). */
   async close(): Promise<void> {
+    await this.exports.close();
     const ids = [...this.installs.keys()];
     await Promise.all(ids.map((installId) => this.closeInstall({ installId }).catch(() => undefined)));
   }
@@ -225,6 +283,13 @@ function normalizeDir(path: string): string {
 
 function normalizeFile(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\/+/, '');
+}
+
+/** Names exported zips and lists: the game folder for .../X/Content/Paks, the file name for a container. */
+function installName(root: string): string {
+  let dir = root;
+  while (/^(paks|content)$/i.test(basename(dir)) && dirname(dir) !== dir) dir = dirname(dir);
+  return basename(dir, extname(dir)) || 'install';
 }
 
 function messageOf(e: unknown): string {

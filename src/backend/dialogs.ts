@@ -5,6 +5,11 @@
 export interface Dialogs {
   pickFolder(): Promise<string | null>;
   pickFile(): Promise<string | null>;
+  /**
+   * The folder to export to. Present only where there is a native dialog (Electron); then
+   * exports may only go to folders picked with it.
+   */
+  pickExportFolder?(): Promise<string | null>;
 }
 
 export const noDialogs: Dialogs = {

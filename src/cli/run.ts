@@ -14,6 +14,7 @@ import { depsCommand } from './commands/deps.js';
 import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { lsCommand } from './commands/ls.js';
+import { propsCommand } from './commands/props.js';
 import { thumbnailCommand } from './commands/thumbnail.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
@@ -23,7 +24,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

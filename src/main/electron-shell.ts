@@ -1,17 +1,27 @@
 /**
  * The part of Electron the main process uses, as a small interface. electron-adapter.ts fills it
  * from the real `electron` module; the tests fill it with fakes, so window options, the CSP, IPC
- * validation and navigation blocking are checked without an Electron binary. Nothing here (or in
- * anything the tests load) imports 'electron'.
+ * validation, navigation blocking, the menu, the window state and the OS hand-offs are checked
+ * without an Electron binary. Nothing here (or in anything the tests load) imports 'electron'.
  */
+import type { StringCipher } from '../backend/keys.js';
 
 export interface PreventableEvent {
   preventDefault(): void;
 }
 
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface ShellWebContents {
   on(event: 'will-navigate' | 'will-redirect' | 'will-frame-navigate', listener: (event: PreventableEvent, url: string) => void): void;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): void;
+  /** The page (re)loaded: after the first load, a reload (development only). */
+  on(event: 'did-finish-load', listener: () => void): void;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   send(channel: string, payload: unknown): void;
   isDestroyed(): boolean;
@@ -21,16 +31,28 @@ export interface ShellWindow {
   readonly webContents: ShellWebContents;
   loadURL(url: string): Promise<void>;
   loadFile(file: string, options?: { query?: Record<string, string> }): Promise<void>;
-  on(event: 'ready-to-show' | 'closed', listener: () => void): void;
+  /** close: about to close (the bounds can still be read); closed: gone. */
+  on(event: 'ready-to-show' | 'close' | 'closed', listener: () => void): void;
+  /** The page set document.title; prevented, because the main process names the window. */
+  on(event: 'page-title-updated', listener: (event: PreventableEvent) => void): void;
   show(): void;
   focus(): void;
   restore(): void;
+  maximize(): void;
   isMinimized(): boolean;
+  isMaximized(): boolean;
   isDestroyed(): boolean;
+  /** The bounds the window has when neither maximized nor minimized. */
+  getNormalBounds(): Rect;
+  setTitle(title: string): void;
+  setBackgroundColor(color: string): void;
 }
 
 /** The BrowserWindow options PakScope sets (a subset of Electron's). */
 export interface WindowOptions {
+  /** Absent: the OS centers the window. */
+  x?: number;
+  y?: number;
   width: number;
   height: number;
   minWidth: number;
@@ -80,27 +102,77 @@ export interface ShellApp {
   getVersion(): string;
   getPath(name: 'userData'): string;
   whenReady(): Promise<unknown>;
-  requestSingleInstanceLock(): boolean;
+  /** `data` reaches the first instance's second-instance listener as it is. */
+  requestSingleInstanceLock(data?: Record<string, unknown>): boolean;
   quit(): void;
-  onSecondInstance(listener: (argv: string[], workingDirectory: string) => void): void;
+  /** `data`: what the second instance passed to requestSingleInstanceLock (absent from older versions). */
+  onSecondInstance(listener: (argv: string[], workingDirectory: string, data: unknown) => void): void;
   /** macOS: a file dropped on the dock icon or opened through a file association. */
   onOpenFile(listener: (path: string) => void): void;
   onWindowAllClosed(listener: () => void): void;
+  /** Every window is closed and the app is about to quit (also after the Quit menu item). */
+  onWillQuit(listener: (event: PreventableEvent) => void): void;
+  /** Windows: the id the installer's shortcuts carry, so the taskbar groups the windows under them. */
+  setAppUserModelId(id: string): void;
 }
 
 export interface OpenDialogOptions {
   title: string;
-  properties: ('openFile' | 'openDirectory')[];
+  /** The confirm button's text (default: Open). */
+  buttonLabel?: string;
+  properties: ('openFile' | 'openDirectory' | 'createDirectory')[];
   filters?: { name: string; extensions: string[] }[];
+}
+
+export interface MessageBoxOptions {
+  type: 'info';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  icon?: string;
+}
+
+/** Electron's menu roles PakScope uses. */
+export type MenuRole =
+  | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'pasteAndMatchStyle' | 'delete' | 'selectAll'
+  | 'zoomIn' | 'zoomOut' | 'resetZoom' | 'togglefullscreen' | 'reload' | 'forceReload' | 'toggleDevTools'
+  | 'quit' | 'services' | 'hide' | 'hideOthers' | 'unhide' | 'windowMenu' | 'help';
+
+/** A menu item as Electron's Menu.buildFromTemplate takes it (a subset). */
+export interface MenuItemTemplate {
+  id?: string;
+  label?: string;
+  role?: MenuRole;
+  type?: 'normal' | 'separator' | 'submenu' | 'checkbox';
+  accelerator?: string;
+  enabled?: boolean;
+  checked?: boolean;
+  submenu?: MenuItemTemplate[];
+  click?: () => void;
 }
 
 export interface ElectronShell {
   app: ShellApp;
   ipcMain: ShellIpcMain;
   session: ShellSession;
+  /** process.platform of the main process. */
+  platform: string;
   createWindow(options: WindowOptions): ShellWindow;
   showOpenDialog(window: ShellWindow | null, options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  /** Resolves with the index of the button pressed. */
+  showMessageBox(window: ShellWindow | null, options: MessageBoxOptions): Promise<{ response: number }>;
+  /** Replaces the application menu (the window's menu bar on Windows and Linux). */
+  setApplicationMenu(template: MenuItemTemplate[]): void;
+  /** The work area (the screen less task bars and docks) of every display, the primary one first. */
+  workAreas(): Rect[];
+  writeClipboardText(text: string): void;
   /** The OS prefers a dark theme (for the window background before the page paints). */
   prefersDark(): boolean;
-  versions: { electron: string; chrome: string };
+  /** The OS switched between light and dark. */
+  onThemeChanged(listener: () => void): void;
+  versions: { electron: string; chrome: string; node: string; v8: string };
+  /** Electron's safeStorage: strings encrypted with the OS key store (remembered AES keys). */
+  safeStorage: StringCipher;
 }

@@ -15,6 +15,12 @@ const paths = builtPaths(mainDir);
 // Decompression runs in worker threads (out/main/worker.js, a second main entry).
 const pool = createWorkerPool({ workerFile: paths.workerFile });
 
+// Packaged, the window icon is an extra resource beside app.asar (electron-builder.yml); in
+// development it is the project's own.
+const iconPath = electron.app.isPackaged
+  ? join(process.resourcesPath, 'icon.png')
+  : join(mainDir, '..', '..', 'resources', 'icon.png');
+
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 startApp(createElectronShell(electron), {
   argv: process.argv,
@@ -22,8 +28,8 @@ startApp(createElectronShell(electron), {
   preloadPath: paths.preloadPath,
   rendererFile: paths.rendererFile,
   ...(devServerUrl ? { devServerUrl } : {}),
-  iconPath: join(mainDir, '..', '..', 'resources', 'icon.png'),
-  createBackend: ({ dialogs, info, configDir }) => new Backend({ dialogs, info, configDir, decoder: pool }),
+  iconPath,
+  createBackend: ({ dialogs, info, configDir, keyStore }) => new Backend({ dialogs, info, configDir, keyStore, decoder: pool }),
 }).catch((e: unknown) => {
   console.error('PakScope failed to start:', e);
   electron.app.exit(1);

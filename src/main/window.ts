@@ -3,18 +3,33 @@
  * keep the page where it is: no navigation, no new windows, no webviews.
  */
 import { pathToFileURL } from 'node:url';
+import { APP_NAME } from './app-identity.js';
 import type { ShellWebContents, WindowOptions } from './electron-shell.js';
+import { DEFAULT_SIZE, MIN_SIZE } from './window-state.js';
 
-export function mainWindowOptions(o: { preload: string; dark: boolean; icon?: string }): WindowOptions {
+/** The window's color before the page paints, matching the page's light or dark theme. */
+export function windowBackground(dark: boolean): string {
+  return dark ? '#1b1d21' : '#f6f7f9';
+}
+
+export function mainWindowOptions(o: {
+  preload: string;
+  dark: boolean;
+  icon?: string;
+  /** From placeWindow (window-state.ts); no x/y: the OS centers the window. */
+  bounds?: { x?: number; y?: number; width: number; height: number };
+}): WindowOptions {
   const options: WindowOptions = {
-    width: 1360,
-    height: 860,
-    minWidth: 760,
-    minHeight: 480,
+    ...(o.bounds?.x !== undefined && o.bounds.y !== undefined ? { x: o.bounds.x, y: o.bounds.y } : {}),
+    width: o.bounds?.width ?? DEFAULT_SIZE.width,
+    height: o.bounds?.height ?? DEFAULT_SIZE.height,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false, // shown on ready-to-show, so there is no white flash
-    title: 'PakScope',
-    backgroundColor: o.dark ? '#1b1d21' : '#f6f7f9',
-    autoHideMenuBar: true,
+    title: APP_NAME,
+    backgroundColor: windowBackground(o.dark),
+    // The menu bar stays visible on Windows and Linux: File, View and Help are how a desktop app is found out.
+    autoHideMenuBar: false,
     webPreferences: {
       preload: o.preload,
       contextIsolation: true,

@@ -4,8 +4,12 @@
  * request with `validateRequest` before it reaches the backend. Framework-free: no Node, no DOM.
  */
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
+import type { ExportProgress } from '../core/export/types.js';
+import type { GraphDirection, GraphFindView, GraphPathView, GraphStatsView, PackageGraphView, PackageView } from './package-api.js';
 
 export type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck };
+export type { ExportProgress };
+export type * from './package-api.js';
 
 export interface AppInfo {
   name: string;
@@ -67,7 +71,18 @@ export interface FileDetails {
 export type ApiEvent =
   | { type: 'progress'; installId: string; phase: 'scan' | 'index' | 'done'; done: number; total: number; current?: string }
   /** A path handed over by the OS (second launch, file association) to open. */
-  | { type: 'open-path'; path: string };
+  | { type: 'open-path'; path: string }
+  /** An export started with startExport: progress at most every 100 ms, then one export-done. */
+  | { type: 'export-progress'; exportId: string; progress: ExportProgress }
+  | { type: 'export-done'; result: ExportResult }
+  /** A command from the native menu (Electron) for the page to carry out. */
+  | { type: 'menu'; command: MenuCommand };
+
+/**
+ * What the native menu asks of the page: start an export of the selection, close the install,
+ * show or hide a pane (the View menu's check marks decide; the main process remembers them).
+ */
+export type MenuCommand = 'export' | 'close-install' | 'show-sidebar' | 'hide-sidebar' | 'show-details' | 'hide-details';
 
 export interface PakScopeApi {
   appInfo(): Promise<AppInfo>;
@@ -80,6 +95,139 @@ export interface PakScopeApi {
   recentInstalls(): Promise<string[]>;
   /** A native dialog; resolves null when cancelled or where there is none (browser mode). */
   pickPath(req: { kind: 'folder' | 'file' }): Promise<string | null>;
+  // ---- export (backend/export.ts) ----
+  /** The native "export to" folder dialog; null when cancelled or in browser mode. */
+  pickExportFolder(): Promise<string | null>;
+  /** Checks the request, starts the export and answers at once; progress and the result come as events. */
+  startExport(req: ExportRequest): Promise<ExportStarted>;
+  /** Stops an export at once (what was written stays; the file in progress is removed). */
+  cancelExport(req: { exportId: string }): Promise<void>;
+  /** Writes the list of the selected files (path, size, container, chunk id, chunk type) into the destination. */
+  exportFileList(req: FileListRequest): Promise<FileListWritten>;
+  // ---- AES keys (backend/keys.ts) ----
+  /** Locked containers of the install and the keys remembered for it. */
+  keyStatus(req: { installId: string }): Promise<KeyStatus>;
+  /** Checks each key against the locked containers; those it opens join the tree at once; working keys are remembered. */
+  addKeys(req: { installId: string; keys: string[] }): Promise<AddKeysResult>;
+  /** Forgets a remembered key (containers it opened stay open until the install is reopened). */
+  forgetKey(req: { installId: string; keyId: string }): Promise<KeyStatus>;
+  // ---- packages and the dependency graph (backend/packages.ts, backend/graph.ts) ----
+  /** Parses a package of the install (Zen, .uasset/.umap, UE1/2) for the package view, with its byte regions. */
+  openPackage(req: { installId: string; path: string; engine?: string }): Promise<PackageView>;
+  /** Bytes of a package's stream: the Zen chunk, or the .uasset followed by its .uexp; at most MAX_READ a call. */
+  readPackageBytes(req: { installId: string; path: string; offset?: number; length?: number }): Promise<{ bytes: Uint8Array; total: number }>;
+  /** What a package needs and what needs it, up to `depth` steps (default 1), from the container headers. */
+  packageGraph(req: { installId: string; package: string; direction: GraphDirection; depth?: number }): Promise<PackageGraphView>;
+  /** Counts of the install's dependency graph and its most referenced packages. */
+  graphStats(req: { installId: string }): Promise<GraphStatsView>;
+  /** Why `from` needs `to`: the shortest chain of imports. */
+  graphPath(req: { installId: string; from: string; to: string }): Promise<GraphPathView>;
+  /** Packages of the graph whose name contains `query` (or with that id). */
+  graphFind(req: { installId: string; query: string; limit?: number }): Promise<GraphFindView>;
+}
+
+// ---- export ----
+
+/**
+ * What to export: `paths` are tree paths (a folder means everything below it; none means the
+ * whole install); with `filter` (the tree filter) only the matching files below them.
+ */
+export interface ExportSelectionRequest {
+  installId: string;
+  paths: string[];
+  filter?: string;
+  /** The folder the user chose: an absolute path, outside the install. */
+  destination: string;
+  /** What happens to a file that exists already: nothing is overwritten silently. */
+  conflict: 'overwrite' | 'skip' | 'keep-both';
+}
+
+export interface ExportRequest extends ExportSelectionRequest {
+  /** raw: the bytes as stored; json: packages as their parsed model (.json), other files raw. */
+  format: 'raw' | 'json';
+  /** folder: the files below `destination`; zip: one .zip file in `destination`. */
+  output: 'folder' | 'zip';
+  /** output zip: the file name (".zip" is added when missing); default "<install>-export.zip". */
+  zipName?: string;
+}
+
+export interface ExportStarted {
+  exportId: string;
+  /** The folder or .zip file written. */
+  target: string;
+  filesTotal: number;
+  bytesTotal: number;
+}
+
+export interface ExportResult {
+  exportId: string;
+  target: string;
+  /** Files written and their bytes (for a zip, before compression). */
+  files: number;
+  bytes: number;
+  seconds: number;
+  cancelled: boolean;
+  /** The first failures and skips by path (at most 1,000 each); the counts are complete. */
+  failed: { path: string; error: string }[];
+  failedCount: number;
+  skipped: { path: string; reason: string }[];
+  skippedCount: number;
+  /** Set when the export stopped early: a full disk, an unwritable folder, a zip past its limits. */
+  error?: string;
+}
+
+export interface FileListRequest extends ExportSelectionRequest {
+  format: 'csv' | 'json';
+}
+
+export interface FileListWritten {
+  /** The file written, or null when it existed and the policy was skip. */
+  path: string | null;
+  files: number;
+}
+
+// ---- AES keys ----
+
+export interface LockedContainer {
+  name: string;
+  path: string;
+  kind: ArchiveKind;
+  /** 32 hex digits; all zero for the main key. */
+  keyGuid: string;
+  reason: string;
+}
+
+export interface RememberedKey {
+  /** Names the key in forgetKey; not the key itself. */
+  id: string;
+  guid: string | null;
+  /** The key shortened, e.g. 0x4355…3839. */
+  label: string;
+}
+
+export interface KeyStatus {
+  locked: LockedContainer[];
+  keys: RememberedKey[];
+  /** Where remembered keys are kept, for the dialog. */
+  storage: string;
+}
+
+export interface KeyCheck {
+  /** The key as typed, shortened. */
+  input: string;
+  ok: boolean;
+  /** Names of the containers it opened. */
+  unlocked: string[];
+  message: string;
+}
+
+export interface AddKeysResult {
+  checks: KeyCheck[];
+  /** The install after the unlock: containers and totals changed. */
+  summary: InstallSummary;
+  status: KeyStatus;
+  /** The keys work but could not be remembered (the reason). */
+  saveError?: string;
 }
 
 export type ApiMethod = keyof PakScopeApi;
@@ -100,7 +248,7 @@ export class ApiValidationError extends Error {
   }
 }
 
-type Shape = Record<string, 'string' | 'string?' | 'number?' | 'string[]?' | ['enum', ...string[]]>;
+type Shape = Record<string, 'string' | 'string?' | 'number?' | 'string[]' | 'string[]?' | 'paths' | ['enum', ...string[]]>;
 
 const SHAPES: Record<ApiMethod, Shape | null> = {
   appInfo: null,
@@ -112,6 +260,25 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   verifyFile: { installId: 'string', path: 'string' },
   recentInstalls: null,
   pickPath: { kind: ['enum', 'folder', 'file'] },
+  pickExportFolder: null,
+  startExport: {
+    installId: 'string', paths: 'paths', filter: 'string?', destination: 'string', conflict: ['enum', 'overwrite', 'skip', 'keep-both'],
+    format: ['enum', 'raw', 'json'], output: ['enum', 'folder', 'zip'], zipName: 'string?',
+  },
+  cancelExport: { exportId: 'string' },
+  exportFileList: {
+    installId: 'string', paths: 'paths', filter: 'string?', destination: 'string', conflict: ['enum', 'overwrite', 'skip', 'keep-both'],
+    format: ['enum', 'csv', 'json'],
+  },
+  keyStatus: { installId: 'string' },
+  addKeys: { installId: 'string', keys: 'string[]' },
+  forgetKey: { installId: 'string', keyId: 'string' },
+  openPackage: { installId: 'string', path: 'string', engine: 'string?' },
+  readPackageBytes: { installId: 'string', path: 'string', offset: 'number?', length: 'number?' },
+  packageGraph: { installId: 'string', package: 'string', direction: ['enum', 'dependencies', 'referencers', 'both'], depth: 'number?' },
+  graphStats: { installId: 'string' },
+  graphPath: { installId: 'string', from: 'string', to: 'string' },
+  graphFind: { installId: 'string', query: 'string', limit: 'number?' },
 };
 
 export const API_METHODS = Object.keys(SHAPES) as ApiMethod[];
@@ -121,6 +288,8 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 }
 
 const MAX_STRING = 32 * 1024;
+/** A selection of tree paths (export): more than a string[] takes, each a path without NUL. */
+const MAX_PATHS = 20_000;
 
 /** Checks a request against its method's shape; unknown keys, wrong types and huge strings are refused. */
 export function validateRequest<M extends ApiMethod>(method: M, req: unknown): ApiRequest<M> {
@@ -147,6 +316,7 @@ export function validateRequest<M extends ApiMethod>(method: M, req: unknown): A
       base === 'string' ? typeof v === 'string' && v.length <= MAX_STRING && !v.includes('\0') :
       base === 'number' ? typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 :
       base === 'string[]' ? Array.isArray(v) && v.length <= 256 && v.every((s) => typeof s === 'string' && s.length <= 1024) :
+      base === 'paths' ? Array.isArray(v) && v.length <= MAX_PATHS && v.every((s) => typeof s === 'string' && s.length <= 4096 && !s.includes('\0')) :
       Array.isArray(type) && typeof v === 'string' && type.slice(1).includes(v);
     if (!ok) throw new ApiValidationError(method, `field "${key}" has the wrong type or size`);
   }

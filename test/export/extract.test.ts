@@ -3,10 +3,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractFiles, exportFileList, type ExportProgress } from '../../src/core/export/index.js';
+import { extractFiles, exportFileList, ZipLimitError, type ExportProgress } from '../../src/core/export/index.js';
 import { checkChunkHash } from '../../src/core/hash/chunk-hash.js';
 import { KeyRing } from '../../src/core/crypto/keys.js';
-import { openInstall, type Install } from '../../src/core/install/install.js';
+import { Install, openInstall } from '../../src/core/install/install.js';
+import { fakeArchive } from '../install/fake-archive.js';
 import { IoStoreContainer } from '../../src/core/iostore/container.js';
 import { chunkMetaHash } from '../../src/core/iostore/toc.js';
 import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
@@ -255,6 +256,21 @@ describe('zip', () => {
   });
 });
 
+describe('zip limits', () => {
+  it('refuses more files, or more bytes, than a zip without ZIP64 holds, before writing anything', async () => {
+    const dir = await makeTempDir();
+    const many = new Install([], [fakeArchive('many.pak', Array.from({ length: 65_536 }, (_, i) => [`F${i >> 10}/f${i}`, 1] as [string, number]))], []);
+    await expect(extractFiles(many, {}, { zip: join(dir, 'x.zip') })).rejects.toThrow(ZipLimitError);
+    await expect(extractFiles(many, {}, { zip: join(dir, 'x.zip') })).rejects.toThrow(/65536 files selected; fflate writes no ZIP64 records/);
+    const big = new Install([], [fakeArchive('big.pak', [['a.bin', 3 * 2 ** 30], ['b.bin', 2 ** 30 + 1]])], []);
+    await expect(extractFiles(big, {}, { zip: join(dir, 'x.zip') })).rejects.toThrow(/4294967297 bytes selected/);
+    expect(await listTree(dir)).toEqual([]);
+    // 65,535 files fit (the fake archive's bytes are "fits:" and the path).
+    const fits = new Install([], [fakeArchive('fits.pak', Array.from({ length: 65_535 }, (_, i) => [`F${i >> 10}/f${i}`, `fits:F${i >> 10}/f${i}`.length] as [string, number]))], []);
+    expect((await extractFiles(fits, { paths: ['F0/f0'] }, { zip: join(dir, 'x.zip') })).files).toBe(1);
+  });
+});
+
 describe('cancel', () => {
   let written: Promise<string> | undefined;
   /** Written once: a small file, a 12 MiB file of three 4 MiB pieces, another small file. */
@@ -271,23 +287,19 @@ describe('cancel', () => {
     const install = await bigContainer();
     const out = join(await makeTempDir(), 'out');
     const controller = new AbortController();
-    let abortedAt = 0;
     const s = await extractFiles(install, {}, {
       out, concurrency: 1, signal: controller.signal, progressIntervalMs: 0,
       onProgress: (p) => {
         // After the first 4 MiB piece of the big file.
         if (p.current === 'b/big.bin' && p.bytesDone > 1000 && !controller.signal.aborted) {
-          abortedAt = performance.now();
           controller.abort();
         }
       },
     });
-    const stoppedIn = performance.now() - abortedAt;
     expect(s.cancelled).toBe(true);
     expect(s.files).toBe(1);
     expect(s.failed).toEqual([]);
     expect(await listTree(out)).toEqual(['a/small.bin']); // no big.bin, no .partial file
-    expect(stoppedIn).toBeLessThan(2000);
   });
 
   it('removes a zip that cannot be complete', async () => {

@@ -13,6 +13,7 @@ export type ToChild =
 
 export type FromChild =
   | { type: 'ready'; rssKb: number }
+  | { type: 'init-failed'; error: string }
   | { type: 'result'; id: number; result: CaseResult; maxRssKb: number };
 
 let env: CaseEnv | undefined;
@@ -30,7 +31,12 @@ process.on('message', (m: ToChild) => {
         sources: m.sources, tmp: m.tmp, stepLimitMs: m.stepLimitMs, cliLimitMs: m.cliLimitMs,
         makePool: () => createWorkerPool({ threads: 1 }),
       });
-      await env.warmPool();
+      try {
+        await env.warmPool();
+      } catch (e) {
+        send({ type: 'init-failed', error: (e as Error).stack ?? String(e) });
+        return;
+      }
       send({ type: 'ready', rssKb: process.resourceUsage().maxRSS });
       return;
     }

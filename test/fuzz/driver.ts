@@ -26,6 +26,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'memory-mb': { type: 'string', default: '512' },
     'step-ms': { type: 'string', default: '2000' },
+    /** Run the saved recipes (those whose source contains --only, if given) under the same bounds, and report. */
+    replay: { type: 'boolean', default: false },
   },
   allowPositionals: false,
 });
@@ -57,7 +59,7 @@ class Runner {
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       child.once('message', (m: FromChild) => {
-        if (m.type === 'ready') { this.baselineKb = m.rssKb; resolve(); }
+        if (m.type === 'ready') { this.baselineKb = m.rssKb; resolve(); } else reject(new Error(`fuzz child failed to start: ${JSON.stringify(m)}`));
       });
       child.once('exit', (code) => reject(new Error(`fuzz child exited ${code} before it was ready`)));
       const init: ToChild = { type: 'init', sources: this.sources, tmp: this.tmp, stepLimitMs, cliLimitMs: CLI_LIMIT_MS };
@@ -140,15 +142,29 @@ async function main(): Promise<void> {
   const started = Date.now();
   const deadline = started + seconds * 1000;
   try {
-    const sources = [...corpusSources(), ...await fixtureSources(join(tmp, 'fixtures'))]
-      .filter((s) => !values.only || s.name.includes(values.only));
+    const sources = [...corpusSources(), ...await fixtureSources(join(tmp, 'fixtures'))];
+    // --only narrows what is mutated; every source stays known (splices, the pool's good block).
+    const targets = sources.filter((s) => !values.only || s.name.includes(values.only));
     const env = new CaseEnv({ sources, tmp });
     const saved = loadRecipes();
     const known = new Set(saved.map((r) => r.signature));
     const found = new Map<string, { failure: CaseFailure; recipe: Recipe; count: number }>();
     const stats = { cases: 0, steps: 0, inputErrors: 0, cliRuns: 0, poolCases: 0, failures: 0 };
     const rng = new Rng(baseSeed);
-    console.log(`fuzz: ${sources.length} sources, seed ${baseSeed}, ${seconds} s, ${jobs} job(s)`);
+    if (values.replay) {
+      const runner = new Runner(sources, tmp);
+      let bad = 0;
+      for (const r of saved.filter((x) => !values.only || x.source.includes(values.only))) {
+        const { result } = await runner.run(r);
+        bad += result.failures.length ? 1 : 0;
+        console.log(`${result.failures.length ? 'FAIL' : 'ok  '} ${r.source} seed ${r.seed}: ${result.steps.map((x) => `${x.step}=${x.result}/${x.ms}ms`).join(', ')}`);
+        for (const f of result.failures) console.log(`     [${f.kind}] ${f.error.split('\n')[0]}`);
+      }
+      await runner.stop();
+      process.exitCode = bad > 0 ? 1 : 0;
+      return;
+    }
+    console.log(`fuzz: ${targets.length} sources, seed ${baseSeed}, ${seconds} s, ${jobs} job(s)`);
 
     const runners = Array.from({ length: jobs }, () => new Runner(sources, tmp));
     let caseIndex = 0;
@@ -157,7 +173,7 @@ async function main(): Promise<void> {
     const loop = async (runner: Runner): Promise<void> => {
       while (Date.now() < deadline) {
         const index = caseIndex++;
-        const source = sources[rng.int(sources.length)]!;
+        const source = targets[rng.int(targets.length)]!;
         const container = source.kind === 'utoc' || source.kind === 'ucas' || source.kind === 'pak';
         const cli = container && index % cliEvery === 0
           ? CLI_COMMANDS.filter(() => rng.chance(0.5)).slice(0, 2) : [];
@@ -193,7 +209,8 @@ async function main(): Promise<void> {
       newOnes.push({ ...small, signature, note: `found by the fuzzer (${count}x): [${failure.step}] ${failure.error.split('\n')[0]!.slice(0, 300)}` });
     }
     await Promise.all(runners.map((r) => r.stop()));
-    if (newOnes.length > 0 && !values['no-save']) saveRecipes([...saved, ...newOnes]);
+    // Read again: the file may have changed while the fuzzer ran.
+    if (newOnes.length > 0 && !values['no-save']) saveRecipes([...loadRecipes(), ...newOnes]);
 
     const secondsRun = Math.round((Date.now() - started) / 1000);
     console.log(`\nfuzz done in ${secondsRun} s: ${stats.cases} cases, ${stats.steps} parser/CLI steps, ${stats.inputErrors} rejected as bad input, ` +

@@ -34,7 +34,7 @@ export function saveRecipes(recipes: readonly SavedRecipe[], file = RECIPES_FILE
 const SPLICE_GROUP: Record<SourceKind, string> = {
   utoc: 'utoc', ucas: 'ucas', pak: 'pak', uasset: 'package', zen: 'package', ue12: 'package',
   'container-header': 'header', 'script-objects': 'header', 'legacy-script-objects': 'header', 'legacy-global-names': 'header', 'legacy-global-name-hashes': 'header',
-  oodle: 'oodle',
+  oodle: 'oodle', uexp: 'uexp', usmap: 'usmap',
 };
 
 /** Where mutations land more often: headers, footers, indexes. */
@@ -43,7 +43,7 @@ function hotRanges(kind: SourceKind, length: number): [number, number][] {
     case 'utoc': return [[0, 144], [144, Math.min(length, 4096)]];
     case 'pak': return [[Math.max(0, length - 256), length], [Math.max(0, length - 8192), length]];
     case 'uasset': case 'ue12': return [[0, Math.min(length, 1024)]];
-    case 'zen': case 'container-header': case 'script-objects': return [[0, Math.min(length, 512)]];
+    case 'zen': case 'container-header': case 'script-objects': case 'usmap': return [[0, Math.min(length, 512)]];
     case 'oodle': return [[0, Math.min(length, 64)]];
     default: return [];
   }

@@ -6,18 +6,21 @@
  * recover is a failure.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Archive } from '../../src/core/archive.js';
 import { KeyRing } from '../../src/core/crypto/keys.js';
 import { isInputError } from '../../src/core/errors.js';
-import { PackageJsonConverter } from '../../src/core/export/package-json.js';
+import { PackageJsonConverter, zenPackageModel } from '../../src/core/export/package-json.js';
+import { buildDependencyGraph } from '../../src/core/graph/build-graph.js';
 import { openInstall, type Install } from '../../src/core/install/install.js';
+import { InstallPackages } from '../../src/core/package/open-package.js';
 import { parseContainerHeader } from '../../src/core/iostore/container-header.js';
 import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iostore/container.js';
 import { parseToc } from '../../src/core/iostore/toc.js';
-import { parseClassicPackageModel } from '../../src/core/package-model.js';
+import { parseClassicPackageModel, type PackageModel } from '../../src/core/package-model.js';
 import { openPakArchive, type PakArchive } from '../../src/core/pak/pak-archive.js';
 import { inlineDecoder, type BlockDecoder, type BlockJob } from '../../src/core/workers/block-job.js';
 import type { WorkerPool } from '../../src/core/workers/pool.js';
@@ -26,6 +29,13 @@ import {
   parseLegacyScriptObjects, parseScriptObjects, scriptObjectPath, type ScriptObjects,
 } from '../../src/core/zen/script-objects.js';
 import { parseZenPackage } from '../../src/core/zen/zen-package.js';
+import { installPackageProperties } from '../../src/core/properties/open.js';
+import { uassetProperties, zenProperties } from '../../src/core/properties/package.js';
+import { ue12Properties } from '../../src/core/properties/ue12.js';
+import { parseUAsset } from '../../src/core/uasset/parse.js';
+import { parseUe12Package } from '../../src/core/ue12/package.js';
+import { parseUsmap } from '../../src/core/usmap/parse.js';
+import type { Usmap } from '../../src/core/usmap/types.js';
 import { applyMutations, Rng, type Mutation } from './mutate.js';
 import { FUZZ_AES_KEYS, SourceBytes, type Source } from './sources.js';
 
@@ -89,6 +99,8 @@ export class CaseEnv {
   private poolInstance: WorkerPool | undefined;
   private readonly firstFiles = new Map<string, Promise<string | null>>();
   private counter = 0;
+  private readonly files = new Map<string, Uint8Array>();
+  private readonly usmaps = new Map<string, Usmap | undefined>();
 
   constructor(private readonly opts: CaseEnvOptions) {
     this.byName = new Map(opts.sources.map((s) => [s.name, s]));
@@ -98,6 +110,24 @@ export class CaseEnv {
   }
 
   get tmp(): string { return this.opts.tmp; }
+
+  /** An unmutated file (the other half of a pair), read once. */
+  fileBytes(path: string): Uint8Array {
+    let b = this.files.get(path);
+    if (!b) this.files.set(path, (b = new Uint8Array(readFileSync(path))));
+    return b;
+  }
+
+  /** Parsed mappings, once per file; undefined where they do not read here (Zstd on Node 20). */
+  mappings(path: string | undefined): Usmap | undefined {
+    if (!path) return undefined;
+    if (!this.usmaps.has(path)) {
+      let m: Usmap | undefined;
+      try { m = parseUsmap(this.fileBytes(path), basename(path)); } catch (e) { if (!isInputError(e)) throw e; }
+      this.usmaps.set(path, m);
+    }
+    return this.usmaps.get(path);
+  }
 
   pool(): WorkerPool {
     if (!this.opts.makePool) throw new Error('fuzz: this environment has no worker pool');
@@ -189,6 +219,16 @@ class Steps {
   fail(f: CaseFailure): void { this.result.failures.push(f); }
 }
 
+/** Length of a value as JSON (bigints as text): what the CLI and the app's IPC make of it. */
+function jsonLength(v: unknown): number {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? undefined : x))?.length ?? 0;
+}
+
+/** The model as the exporter writes it (bigints as text, image bytes left out). */
+function packageJsonText(model: PackageModel): number {
+  return JSON.stringify(model, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? undefined : v)).length;
+}
+
 /** Entries worth reading: the first few, the headers, packages, those whose blocks a .ucas mutation hit, and some by seed. */
 function pickEntries(c: IoStoreContainer, rng: Rng, ucasOffsets: number[], partition: number): number[] {
   const n = c.chunkCount;
@@ -260,7 +300,7 @@ async function exercisePak(s: Steps, p: PakArchive): Promise<void> {
 }
 
 /** The install over the case folder: open, walk the tree, read a few files, convert a few packages. */
-async function exerciseInstall(s: Steps, dir: string, keys: KeyRing, decoder: BlockDecoder): Promise<void> {
+async function exerciseInstall(s: Steps, dir: string, keys: KeyRing, decoder: BlockDecoder, mappings: Usmap | undefined): Promise<void> {
   const install: Install | undefined = await s.run('openInstall', () => openInstall([dir], { keys, decoder }));
   if (!install) return;
   try {
@@ -275,6 +315,27 @@ async function exerciseInstall(s: Steps, dir: string, keys: KeyRing, decoder: Bl
       }
       for (const _ of install.files()) seen++;
     });
+    // The package view and the dependency graph: imports, outer chains and dependency walks.
+    const packages = new InstallPackages(install);
+    const indexed = await s.run('package index', () => [...packages.index.packages()].slice(0, 3));
+    for (const p of indexed ?? []) {
+      const opened = await s.run('open package', () => packages.open(p.id));
+      if (opened) await s.run('package model JSON', () => packageJsonText(opened.model));
+      if (opened) await s.run('package properties', async () => jsonLength((await installPackageProperties(packages, p.id, { mappings })).properties));
+    }
+    const graph = await s.run('buildDependencyGraph', () => buildDependencyGraph(install, { index: packages.index }));
+    if (graph) {
+      await s.run('dependency walks', () => {
+        graph.counts();
+        const top = graph.mostReferenced(3).map((x) => x.id);
+        const ids = [...top, ...(indexed ?? []).map((p) => p.id)];
+        for (const id of ids) {
+          graph.dependencies(id, Infinity);
+          graph.referencers(id, Infinity);
+          graph.shortestPath(id, ids[0]!);
+        }
+      });
+    }
     const converter = new PackageJsonConverter(install);
     let read = 0, converted = 0;
     for (const f of install.files()) {
@@ -312,13 +373,22 @@ export function mutatedBytes(env: CaseEnv, recipe: Recipe): { bytes: Uint8Array;
   return { bytes: out, shaMatches: sha256 === recipe.sha256 };
 }
 
-/** The whole case. */
+/** The whole case; a failure of the harness itself is reported as one too, never thrown. */
 export async function runCase(env: CaseEnv, recipe: Recipe): Promise<CaseResult> {
+  const s = new Steps(env.stepLimitMs, env.byName.get(recipe.source)?.kind ?? '?');
+  try {
+    await runSteps(env, recipe, s);
+  } catch (e) {
+    s.fail({ step: 'harness', kind: 'exception', error: `the fuzz harness failed: ${(e as Error).stack ?? String(e)}`, signature: `harness|${normalize(String(e))}` });
+  }
+  return s.result;
+}
+
+async function runSteps(env: CaseEnv, recipe: Recipe, s: Steps): Promise<void> {
   const source = env.byName.get(recipe.source);
-  const s = new Steps(env.stepLimitMs, `${source?.kind ?? '?'}`);
   if (!source) {
     s.fail({ step: 'source', kind: 'source', error: `no source ${recipe.source}`, signature: `source|${recipe.source}` });
-    return s.result;
+    return;
   }
   const { bytes } = mutatedBytes(env, recipe);
   const rng = new Rng(recipe.seed ^ 0x9e3779b9);
@@ -327,14 +397,40 @@ export async function runCase(env: CaseEnv, recipe: Recipe): Promise<CaseResult>
 
   switch (source.kind) {
     case 'uasset':
-      await s.run('parseClassicPackageModel (uasset)', () => parseClassicPackageModel(bytes, name, source.uexpSize !== undefined ? { uexpSize: source.uexpSize } : {}));
+    case 'ue12': {
+      const opts = source.uexpSize !== undefined ? { uexpSize: source.uexpSize } : {};
+      const model = await s.run(`parseClassicPackageModel (${source.kind})`, () => parseClassicPackageModel(bytes, name, opts));
+      // What `--format json` and the app's package view do with it.
+      if (model) await s.run('package model JSON', () => packageJsonText(model));
+      if (!model) break;
+      if (source.kind === 'ue12') {
+        await s.run('ue12Properties', () => jsonLength(ue12Properties(parseUe12Package(bytes, name), bytes)));
+      } else {
+        const uexp = source.pair ? env.fileBytes(source.pair) : undefined;
+        const mappings = env.mappings(source.mappings);
+        await s.run('uassetProperties', () => jsonLength(uassetProperties(parseUAsset(bytes, name, opts), bytes, uexp, { mappings })));
+      }
       break;
-    case 'ue12':
-      await s.run('parseClassicPackageModel (ue12)', () => parseClassicPackageModel(bytes, name));
+    }
+    case 'uexp': {
+      // The export data of a cooked pair: the .uasset is read as it is, the properties from the mutated .uexp.
+      const header = env.fileBytes(source.pair!);
+      const pkg = await s.run('parseUAsset (pair)', () => parseUAsset(header, basename(source.pair!), { uexpSize: bytes.length }));
+      const mappings = env.mappings(source.mappings);
+      if (pkg) await s.run('uassetProperties (uexp)', () => jsonLength(uassetProperties(pkg, header, bytes, { mappings })));
+      break;
+    }
+    case 'usmap':
+      await s.run('parseUsmap', () => parseUsmap(bytes, name));
       break;
     case 'zen': {
       const pkg = await s.run('parseZenPackage', () => parseZenPackage(bytes, name, { layout: source.zenLayout! }));
-      if (pkg) await s.run('resolvePackage', () => resolvePackage(pkg));
+      const resolved = pkg && await s.run('resolvePackage', () => resolvePackage(pkg));
+      if (pkg && resolved) {
+        await s.run('package model JSON', () => packageJsonText(zenPackageModel(pkg, resolved, false)));
+        const mappings = env.mappings(source.mappings);
+        await s.run('zenProperties', () => jsonLength(zenProperties(pkg, bytes, resolved, { mappings })));
+      }
       break;
     }
     case 'container-header':
@@ -369,7 +465,6 @@ export async function runCase(env: CaseEnv, recipe: Recipe): Promise<CaseResult>
       break;
   }
   if (recipe.pool) await checkPoolRecovers(env, s);
-  return s.result;
 }
 
 async function containerCase(env: CaseEnv, s: Steps, source: Source, recipe: Recipe, bytes: Uint8Array, rng: Rng, decoder: BlockDecoder): Promise<void> {
@@ -396,7 +491,7 @@ async function containerCase(env: CaseEnv, s: Steps, source: Source, recipe: Rec
         try { await exerciseContainer(s, c, rng, ucasOffsets, partition); } finally { await c.close(); }
       }
     }
-    await exerciseInstall(s, dir, env.keys, decoder);
+    await exerciseInstall(s, dir, env.keys, decoder, env.mappings(source.mappings));
     if (recipe.cli?.length) {
       const original = join(dirname(source.path), basename(main));
       for (const cmd of recipe.cli) await runCliStep(env, s, source, cmd, main, original);

@@ -13,11 +13,13 @@ import { CORPUS, CUE58_AES_KEY, REPAK_AES_KEY } from '../support/corpus.js';
 import { compressibleBytes } from '../fixtures/test-data.js';
 import { writeContainer, type TocWriterOptions, type WriterCodec } from '../fixtures/toc-writer.js';
 import { writePak, type PakWriterFile, type PakWriterOptions } from '../fixtures/pak-writer.js';
+import { writeUe12Package } from '../ue12/writer.js';
 
 /** Which parsers a source goes through. */
 export type SourceKind =
   | 'utoc' | 'ucas' | 'pak' | 'uasset' | 'zen' | 'container-header' | 'script-objects'
-  | 'legacy-script-objects' | 'legacy-global-names' | 'legacy-global-name-hashes' | 'ue12' | 'oodle';
+  | 'legacy-script-objects' | 'legacy-global-names' | 'legacy-global-name-hashes' | 'ue12' | 'oodle'
+  | 'uexp' | 'usmap';
 
 export interface Source {
   /** "corpus:iostore/x.utoc", "fixture:toc-v8-zlib-signed/test.ucas". */
@@ -29,6 +31,10 @@ export interface Source {
   zenLayout?: ZenLayout;
   /** Cooked .uasset: the size of the .uexp beside it. */
   uexpSize?: number;
+  /** Cooked .uasset (the .uexp beside it) or .uexp (the .uasset beside it): the other file of the pair. */
+  pair?: string;
+  /** Unversioned packages: the mappings (.usmap) their properties are read with. */
+  mappings?: string;
 }
 
 /** The AES key of the writers' encrypted fixtures (32 bytes of 0x5a). */
@@ -48,6 +54,13 @@ const ZEN_PREFIX_LAYOUT: Record<string, ZenLayout> = {
   zen56: ZenLayout.VerseCells,
 };
 
+/** Mappings for the unversioned packages of one game. */
+const MAPPINGS_BY_PREFIX: Record<string, string> = {
+  // Zstd-compressed: read where node:zlib has zstd (Node 22.15+, Electron), skipped on Node 20.
+  uapi54: 'cooked/uapi54_BlankGame_Dumper-7.usmap',
+};
+const CUE58_MAPPINGS = 'cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap';
+
 /** The kind of a corpus file, or null when no parser of PakScope reads it. */
 function corpusKind(rel: string): SourceKind | null {
   const name = basename(rel);
@@ -66,6 +79,8 @@ function corpusKind(rel: string): SourceKind | null {
     return null;
   }
   if (lower.endsWith('.uzenasset') || (rel.startsWith('cooked/zen') && lower.endsWith('.uasset'))) return 'zen';
+  if (lower.endsWith('.usmap')) return 'usmap';
+  if (lower.endsWith('.uexp')) return 'uexp';
   if (/\.(uasset|umap)$/.test(lower)) return 'uasset';
   return null;
 }
@@ -97,8 +112,16 @@ export function corpusSources(): Source[] {
     }
     if (kind === 'uasset') {
       const uexp = path.replace(/\.(uasset|umap)$/i, '.uexp');
-      if (existsSync(uexp)) s.uexpSize = statSync(uexp).size;
+      if (existsSync(uexp)) { s.uexpSize = statSync(uexp).size; s.pair = uexp; }
     }
+    if (kind === 'uexp') {
+      const header = ['.uasset', '.umap'].map((e) => path.replace(/\.uexp$/i, e)).find((p) => existsSync(p));
+      if (!header) continue;
+      s.pair = header;
+    }
+    const mappings = MAPPINGS_BY_PREFIX[basename(rel).split('_')[0]!];
+    if (mappings && (kind === 'uasset' || kind === 'uexp' || kind === 'zen')) s.mappings = join(CORPUS, mappings);
+    if (rel.startsWith('cue58/') && (kind === 'utoc' || kind === 'ucas' || kind === 'pak')) s.mappings = join(CORPUS, CUE58_MAPPINGS);
     out.push(s);
   }
   return out;
@@ -136,6 +159,26 @@ const PAK_PRESETS: Record<string, () => { files: PakWriterFile[]; opts: PakWrite
   'pak-v15-ctr': () => ({ files: pakFiles(5, 18, 6000), opts: { version: 15, compress: true, encrypt: true, encryptIndex: true, key: FIXTURE_KEY, encryptionMethod: 'AES-CTR', blockSize: 2048 } }),
 };
 
+/** UE1/2 packages from test/ue12/writer.ts. */
+const UE12_PRESETS: Record<string, () => Uint8Array> = {
+  'ue12-small': () => writeUe12Package({
+    version: 69,
+    names: [{ name: 'Core' }, { name: 'Class' }, { name: 'Package' }, { name: 'Thing' }, { name: 'Sub' }],
+    imports: [{ classPackage: 0, className: 2, outer: 0, objectName: 0 }, { classPackage: 0, className: 1, outer: -1, objectName: 1 }],
+    exports: [
+      { classIndex: -2, superIndex: 0, outer: 0, objectName: 3, data: [1, 2, 3, 4] },
+      { classIndex: -2, superIndex: 0, outer: 1, objectName: 4, data: [5, 6] },
+    ],
+  }),
+  // Hostile on purpose: 2000 exports, each the outer of the next, all named by one 250-character name.
+  'ue12-deep-outer-chain': () => writeUe12Package({
+    version: 69,
+    names: [{ name: 'a'.repeat(250) }, { name: 'Core' }, { name: 'Class' }],
+    imports: [],
+    exports: Array.from({ length: 2000 }, (_, i) => ({ classIndex: 0, superIndex: 0, outer: i, objectName: 0 })),
+  }),
+};
+
 /** Writes every fixture under `dir` (once per process) and returns them as sources. */
 export async function fixtureSources(dir: string): Promise<Source[]> {
   const out: Source[] = [];
@@ -154,6 +197,13 @@ export async function fixtureSources(dir: string): Promise<Source[]> {
     const path = join(d, 'test.pak');
     await writeFile(path, writePak(fs, opts).bytes);
     out.push({ name: `fixture:${preset}/test.pak`, kind: 'pak', path });
+  }
+  for (const [preset, make] of Object.entries(UE12_PRESETS)) {
+    const d = join(dir, preset);
+    await mkdir(d, { recursive: true });
+    const path = join(d, 'test.u');
+    await writeFile(path, make());
+    out.push({ name: `fixture:${preset}/test.u`, kind: 'ue12', path });
   }
   return out;
 }

@@ -224,11 +224,9 @@ describe('corpus/iostore details', () => {
     await c.close();
   });
 
-  it('parses the 377 KB Colliderproject TOC (1803 entries, 17998 blocks) quickly', async () => {
+  it('parses the 377 KB Colliderproject TOC (1803 entries, 17998 blocks)', async () => {
     const bytes = new Uint8Array(await readFile(corpus('iostore', 'ue501_tog_Colliderproject-Windows.utoc')));
-    const t0 = performance.now();
     const toc = parseToc(bytes, 'ue501_tog_Colliderproject-Windows.utoc');
-    expect(performance.now() - t0).toBeLessThan(200);
     expect(toc.blockMethods.filter((m) => m === 1).length).toBe(14009);
     expect(toc.header.containerFlags & ContainerFlags.Indexed).toBeTruthy();
     expect(toc.directoryIndex!.length).toBe(58888);

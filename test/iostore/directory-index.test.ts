@@ -23,10 +23,8 @@ function encode(mount: string, dirs: number[][], files: number[][], strings: str
 }
 
 function expectCycleError(bytes: Uint8Array, pattern: RegExp, entryCount = 10): FormatError {
-  const t0 = performance.now();
   let err: unknown;
   try { parseDirectoryIndex(bytes, 'hostile.utoc', entryCount, 1000); } catch (e) { err = e; }
-  expect(performance.now() - t0).toBeLessThan(100);
   expect(err).toBeInstanceOf(FormatError);
   const e = err as FormatError;
   expect(e.message).toMatch(pattern);

@@ -22,11 +22,9 @@ function patched(bytes: Uint8Array, edit: (view: DataView, bytes: Uint8Array) =>
   return copy;
 }
 
-/** Runs fn and checks it fails with a FormatError matching `message`, within `ms`. */
-async function expectFormatError(fn: () => Promise<unknown>, message: RegExp, ms = 250): Promise<FormatError> {
-  const t0 = performance.now();
+/** Runs fn and checks it fails with a FormatError matching `message` (a hang fails by the test timeout). */
+async function expectFormatError(fn: () => Promise<unknown>, message: RegExp): Promise<FormatError> {
   const e = await fn().then(() => null, (err: unknown) => err);
-  expect(performance.now() - t0).toBeLessThan(ms);
   expect(e).toBeInstanceOf(FormatError);
   expect((e as FormatError).message).toMatch(message);
   return e as FormatError;
@@ -235,7 +233,6 @@ describe('random damage', () => {
   for (const [label, bytes, keys] of sources) {
     it(`${label}: 300 damaged copies fail only with input errors`, async () => {
       const next = rng(0x9e3779b9);
-      const t0 = performance.now();
       let opened = 0;
       for (let round = 0; round < 300; round++) {
         // Damage the index, secondary indexes and footer (the last ~1 KiB) or, sometimes, anywhere.
@@ -258,7 +255,6 @@ describe('random damage', () => {
         }
       }
       expect(opened).toBeGreaterThan(0);
-      expect(performance.now() - t0).toBeLessThan(5000);
     });
   }
 });

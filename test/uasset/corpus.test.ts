@@ -158,16 +158,12 @@ describe('thumbnails', () => {
 });
 
 describe('the largest header in the corpus', () => {
-  it('parses in a few milliseconds', () => {
+  it('is ue4old_M_FPGun and parses', () => {
     const sizes = FILES.map((f) => ({ f, size: parseUAsset(readFileSync(corpus(f)), f, existsSync(uexpOf(f)) ? { uexpSize: statSync(uexpOf(f)).size } : {}).summary.totalHeaderSize }));
     const largest = sizes.sort((a, b) => b.size - a.size)[0]!;
     expect(largest.f).toBe('uncooked/ue4old_M_FPGun.uasset');
     const bytes = readFileSync(corpus(largest.f));
-    for (let i = 0; i < 5; i++) parseUAsset(bytes, largest.f);
-    const n = 20, t = performance.now();
-    for (let i = 0; i < n; i++) parseUAsset(bytes, largest.f);
-    const ms = (performance.now() - t) / n;
-    console.log(`parse ${largest.f} (header ${largest.size} bytes): ${ms.toFixed(2)} ms`);
-    expect(ms).toBeLessThan(50);
+    expect(largest.size).toBe(135410);
+    expect(parseUAsset(bytes, largest.f).exports.length).toBeGreaterThan(0);
   });
 });

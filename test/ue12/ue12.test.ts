@@ -170,13 +170,11 @@ describe('bad UE1/2 input', () => {
   const pkg = parseUe12Package(bytes, 'x');
 
   it('fails at every truncation that cuts a table, with the offset inside the bytes given', () => {
-    const t = performance.now();
     for (let n = 0; n < bytes.length; n++) {
       const e = formatError(() => parseUe12Package(bytes.subarray(0, n), 'cut.u'));
       expect(e.file).toBe('cut.u');
       expect(e.offset).toBeLessThanOrEqual(n);
     }
-    expect(performance.now() - t).toBeLessThan(5000);
   });
 
   const cases: [string, number, number, string, RegExp][] = [

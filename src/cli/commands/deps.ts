@@ -3,7 +3,7 @@
  * install's dependency graph (core/graph): IoStore container headers, no package parsed; classic
  * packages (paks, loose folders) by their import maps.
  */
-import { buildDependencyGraph } from '../../core/graph/build-graph.js';
+import { buildDependencyGraph, nameImportedPackages } from '../../core/graph/build-graph.js';
 import type { DependencyGraph, GraphStep } from '../../core/graph/dependency-graph.js';
 import { InstallPackages, PackageLookupError } from '../../core/package/open-package.js';
 import { JSON_OPTION, type Command } from '../command.js';
@@ -47,7 +47,11 @@ export const depsCommand: Command = {
       const graph = await buildDependencyGraph(install, { index: packages.index });
       for (const p of graph.problems) session.out.warn(p);
       const id = findPackage(graph, packages, ref);
-      await print(session, graph, id, graph.dependencies(id, depth), graph.referencers(id, depth));
+      const dependsOn = graph.dependencies(id, depth);
+      const referencedBy = graph.referencers(id, depth);
+      // Packages the install does not hold: named by the headers of packages importing them, where those tell.
+      await nameImportedPackages(graph, packages, [id, ...dependsOn.map((s) => s.id), ...referencedBy.map((s) => s.id)]);
+      await print(session, graph, id, dependsOn, referencedBy);
     } finally {
       await install.close();
     }
@@ -81,7 +85,9 @@ async function print(session: Session, graph: DependencyGraph, id: string, depen
   const out = session.out;
   const entries = (steps: GraphStep[]): { package: string; depth: number }[] => steps.map((s) => ({ package: graph.label(s.id), depth: s.depth }));
   if (session.json) {
-    await out.line(JSON.stringify({ package: graph.label(id), dependsOn: entries(dependsOn), referencedBy: entries(referencedBy) }, null, 2));
+    // One entry per line: long lists stay readable and greppable.
+    const list = (steps: GraphStep[]): string => (steps.length === 0 ? '[]' : `[\n${entries(steps).map((e) => `    ${JSON.stringify(e)}`).join(',\n')}\n  ]`);
+    await out.line(`{\n  "package": ${JSON.stringify(graph.label(id))},\n  "dependsOn": ${list(dependsOn)},\n  "referencedBy": ${list(referencedBy)}\n}`);
     return;
   }
   const name = graph.nameOf(id);

@@ -72,7 +72,7 @@ export const extractCommand: Command = {
             ...(opts.zip !== undefined ? { zip: opts.zip } : { out: opts.out! }),
             format: opts.format,
             conflict: opts.conflict,
-            concurrency: pool.threads * 2,
+            concurrency: pool.threads * 4,
             signal: cancel.signal,
             ...(progress ? { onProgress: progress.update } : {}),
           });
@@ -159,7 +159,7 @@ async function report(session: Session, s: ExportSummary, opts: ExtractOptions):
     if (s.failed.length > 0) await out.line(`${plural(s.failed.length, 'file')} failed`);
   }
   if (nothing) out.error(opts.filters.length > 0 ? `no file matches --filter ${opts.filters.join(', ')}` : 'no files to extract');
-  if (s.skipped.some((k) => k.reason.startsWith('exists'))) {
+  if (s.skipped.some((k) => k.reason.includes('exists'))) {
     out.note('note: existing files were skipped; --overwrite replaces them, --keep-both writes "name (2).ext" beside them');
   }
   if (s.cancelled) out.note('note: cancelled; the file in progress was removed');

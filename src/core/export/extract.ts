@@ -56,6 +56,7 @@ function settings(o: ExportOptions): Settings {
 export async function extractFiles(install: Install, selection: ExportSelection | readonly string[], options: ExportOptions): Promise<ExportSummary> {
   const started = performance.now();
   const s = settings(options);
+  options.signal?.throwIfAborted();
   const sel: ExportSelection = isPathList(selection) ? { paths: selection } : selection;
   const chosen = selectFiles(install, sel);
   const { items, skipped: duplicates } = exportItems(install, chosen.files, s.companions);
@@ -66,11 +67,12 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   });
 
   const bytesTotal = items.reduce((n, i) => n + i.size, 0);
+  // Nothing to write: no folder or zip is created.
+  if (items.length === 0) return summary(false);
   if (options.zip !== undefined) {
     if (items.length > ZIP_MAX_ENTRIES) throw new ZipLimitError(`${items.length} files selected`);
     if (bytesTotal > ZIP_MAX_BYTES) throw new ZipLimitError(`${bytesTotal} bytes selected`);
   }
-  options.signal?.throwIfAborted();
 
   let sink: ExportSink;
   if (options.zip !== undefined) {
@@ -112,7 +114,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(s.concurrency, Math.max(items.length, 1)) }, worker));
+  await Promise.all(Array.from({ length: Math.min(s.concurrency, items.length) }, worker));
   meter.finish();
 
   if (fatal !== undefined || options.signal?.aborted) {
@@ -152,37 +154,36 @@ class ExportJob {
       const check = checkRelativePath(item.path);
       if (!check.ok) throw new UnsafePathError(item.path, check.reason);
       let first: Uint8Array | undefined;
-      let json: string | undefined;
+      let json: Uint8Array | undefined;
       // JSON: packages are converted whole; anything else goes out raw like in raw mode.
       if (this.converter && (item.chunkType === undefined || item.chunkType === 'ExportBundleData')) {
         const head = await pieces.next();
         const bytes: Uint8Array = head.done ? new Uint8Array(0) : head.value;
         first = bytes;
-        if (this.converter.isPackage(item, bytes)) json = await this.converter.convert(item, await rest(bytes, pieces));
+        if (this.converter.isPackage(item, bytes)) json = new TextEncoder().encode(await this.converter.convert(item, await rest(bytes, pieces)));
       }
       const outPath = json === undefined ? item.path : `${item.path}.json`;
       const outCheck = checkRelativePath(outPath);
       if (!outCheck.ok) throw new UnsafePathError(outPath, outCheck.reason);
-      const started = await this.sink.begin(outPath, outCheck.segments, json === undefined ? item.size : json.length);
-      if ('skipped' in started) return { kind: 'skipped', reason: started.skipped };
-      writer = started.writer;
+      const opened = await this.sink.begin(outPath, outCheck.segments, json === undefined ? item.size : json.length);
+      if ('skipped' in opened) return { kind: 'skipped', reason: opened.skipped };
+      writer = opened.writer;
       let written = 0;
       if (json !== undefined) {
-        const bytes = new TextEncoder().encode(json);
-        await writer.write(bytes);
-        written = bytes.length;
+        await writer.write(json);
+        written = json.length;
       } else {
         if (first !== undefined) {
           await writer.write(first);
           written += first.length;
-          this.count(first.length);
+          this.meter.addBytes(first.length);
           counted += first.length;
         }
         for await (const piece of pieces) {
           this.signal.throwIfAborted();
           await writer.write(piece);
           written += piece.length;
-          this.count(piece.length);
+          this.meter.addBytes(piece.length);
           counted += piece.length;
         }
         if (written !== item.size) throw new Error(`read ${written} bytes but the file is ${item.size} bytes`);
@@ -201,10 +202,6 @@ class ExportJob {
       await pieces.return(undefined).catch(() => undefined);
       this.meter.fileDone(item.size - counted);
     }
-  }
-
-  private count(n: number): void {
-    this.meter.addBytes(n);
   }
 }
 

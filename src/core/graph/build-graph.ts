@@ -121,11 +121,11 @@ export async function nameImportedPackages(graph: DependencyGraph, packages: Ins
       const pkg = await packages.zenHeader(importer);
       const at = pkg ? pkg.importedPackageIds.indexOf(id) : -1;
       const name = at >= 0 ? pkg!.importedPackageNames[at] : undefined;
-      if (name === undefined) continue;
+      if (name === undefined || packageIdFromName(name) !== id) continue;
       // Fill in every name this header gives, not just the one asked for.
       pkg!.importedPackageIds.forEach((other, i) => {
         const n = pkg!.importedPackageNames[i];
-        if (n !== undefined) graph.nameUnnamed(other, n);
+        if (n !== undefined && packageIdFromName(n) === other) graph.nameUnnamed(other, n);
       });
       break;
     }

@@ -52,15 +52,41 @@ export interface DirListingEntry {
 }
 
 export class Install {
-  readonly fileCount: number;
-  readonly totalSize: number;
-  private readonly tree: VfsTree;
+  private tree: VfsTree;
 
   /** @param archives every opened container, in scan order; priority decides the winners. */
   constructor(readonly roots: string[], readonly archives: Archive[], readonly problems: InstallProblem[]) {
     this.tree = new VfsTree([...archives].sort(compareByPriority));
-    this.fileCount = this.tree.fileCount;
-    this.totalSize = this.tree.totalSize;
+  }
+
+  get fileCount(): number { return this.tree.fileCount; }
+  get totalSize(): number { return this.tree.totalSize; }
+
+  /**
+   * Merges the tree again after containers changed, without reopening the install: each
+   * [old, next] pair puts `next` in the place of `old` (an IoStore container reopened with a
+   * key); a container unlocked in place (PakArchive.unlock) needs no pair, only this call. The
+   * problems of the containers are derived again from their status. Closing `old` is the
+   * caller's job. VfsFile objects from before the call are stale (they name the old providers).
+   */
+  updateArchives(replacements: readonly (readonly [Archive, Archive])[] = []): void {
+    for (const [old, next] of replacements) {
+      const i = this.archives.indexOf(old);
+      if (i < 0) throw new Error(`${old.path} is not a container of this install`);
+      this.archives[i] = next;
+    }
+    // Problems of opened containers come from their status; the rest (files that failed to
+    // open, scan problems) have no archive and stay.
+    const opened = new Set(this.archives.map((a) => a.path));
+    const kept = this.problems.filter((p) => !opened.has(p.path));
+    this.problems.length = 0;
+    this.problems.push(...kept);
+    for (const a of this.archives) {
+      const s = a.status;
+      if (s.state === 'warning') this.problems.push({ path: a.path, message: s.message, fatal: false });
+      else if (s.state === 'locked' || s.state === 'error') this.problems.push({ path: a.path, message: s.message, fatal: true });
+    }
+    this.tree = new VfsTree([...this.archives].sort(compareByPriority));
   }
 
   /** Case-insensitive, as the engine looks paths up; a leading "/" is ignored. */

@@ -6,13 +6,16 @@
 import type { BinaryReader } from '../io/binary-reader.js';
 import type { PropertyValue } from './types.js';
 import type { PropertyReader } from './reader.js';
-import { int64Value, floatValue, ticksToIso } from './values.js';
-import { hasLargeWorldCoordinates, hasLinearColorMaterialInput, hasNativeMaterialInput, hasPinNamesAsFName } from './versions.js';
+import { int64Value, floatValue, float32Value, ticksToIso, toHex } from './values.js';
+import {
+  CustomVersionKey, customVersionAtLeast, hasLargeWorldCoordinates, hasLinearColorMaterialInput, hasNativeMaterialInput, hasPinNamesAsFName,
+} from './versions.js';
 import { UE5Version } from '../uasset/versions.js';
+import { edGraphPinType } from './editor-structs.js';
 
 type NativeReader = (pr: PropertyReader, r: BinaryReader) => PropertyValue;
 
-const f32 = (r: BinaryReader): number | string => floatValue(r.f32());
+const f32 = (r: BinaryReader): number | string => float32Value(r.f32());
 const f64 = (r: BinaryReader): number | string => floatValue(r.f64());
 /** FReal: double with large world coordinates, float before. */
 const real = (pr: PropertyReader, r: BinaryReader): number | string => (hasLargeWorldCoordinates(pr.ctx.versions) ? f64(r) : f32(r));
@@ -106,6 +109,52 @@ const color: NativeReader = (_pr, r) => {
 };
 const linearColor: NativeReader = fields(['R', 'G', 'B', 'A'], f32);
 
+/** FAnimPhysObjectVersion members FSmartName changed with. */
+const AnimPhysRemoveUIDFromSmartNameSerialize = 5;
+const AnimPhysSmartNameRefactorForDeterministicCooking = 10;
+
+/**
+ * FSmartName: the display name, before UE4.17 a u16 UID, and in older editor data a GUID. With
+ * `byVersion` the package's versions decide; without, the flags do (tagged data tries each).
+ */
+function smartName(byVersion: boolean, withUid: boolean, withGuid = withUid): NativeReader {
+  return (pr, r) => {
+    const v = pr.ctx.versions;
+    const out: Record<string, PropertyValue> = { DisplayName: pr.name(r) };
+    const uid = byVersion ? !customVersionAtLeast(v, CustomVersionKey.AnimPhys, AnimPhysRemoveUIDFromSmartNameSerialize) : withUid;
+    if (uid) out.UID = r.u16();
+    const guid = byVersion ? !v.cooked && !customVersionAtLeast(v, CustomVersionKey.AnimPhys, AnimPhysSmartNameRefactorForDeterministicCooking) : withGuid;
+    if (guid) out.Guid = r.guid();
+    return out;
+  };
+}
+
+/** FNiagaraVariableBase: the name, then the type definition as a struct. */
+function niagaraVariableBase(pr: PropertyReader, r: BinaryReader): Record<string, PropertyValue> {
+  return { Name: pr.name(r), TypeDef: pr.struct(r, 'NiagaraTypeDefinition', 'normal') };
+}
+
+/** FMidiMsg: a type byte, then its fields. */
+function midiMessage(r: BinaryReader): PropertyValue {
+  const at = r.pos;
+  const type = r.u8();
+  switch (type) {
+    case 1: return { Type: 'Std', Status: r.u8(), Data1: r.u8(), Data2: r.u8() };
+    case 2: return { Type: 'Tempo', MicsPerQuarterNoteH: r.u8(), MicsPerQuarterNoteL: r.u16() };
+    case 4: return { Type: 'TimeSig', Numerator: r.u8(), Denominator: r.u8() };
+    case 8: return { Type: 'Text', TextType: r.u8(), TextIndex: r.u16() };
+    case 16: return { Type: 'Runtime' };
+    default: throw r.error(`unknown MIDI message type ${type}`, at);
+  }
+}
+
+/** TRangeBound<FFrameNumber>: ERangeBoundTypes and the frame. */
+const RANGE_BOUND = ['Exclusive', 'Inclusive', 'Open'];
+function rangeBound(r: BinaryReader): PropertyValue {
+  const type = r.u8();
+  return { Type: RANGE_BOUND[type] ?? type, Value: r.i32() };
+}
+
 const softObjectPath: NativeReader = (pr, r) => pr.softObjectPath(r);
 
 export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string, NativeReader>([
@@ -195,6 +244,44 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
   ['ShadingModelMaterialInput', materialInput((_pr, r) => r.u32())],
   ['ColorMaterialInput', materialInput((pr, r) => (hasLinearColorMaterialInput(pr.ctx.versions) ? linearColor(pr, r) : color(pr, r)))],
   ['InstancedStruct', (pr, r) => pr.instancedStruct(r)],
+  ['EdGraphPinType', edGraphPinType],
+  ['FontCharacter', (_pr, r) => ({
+    StartU: r.i32(), StartV: r.i32(), USize: r.i32(), VSize: r.i32(), TextureIndex: r.u8(), VerticalOffset: r.i32(),
+  })],
+  ['LevelSequenceObjectReferenceMap', (_pr, r) => {
+    const n = r.count(36, 'object reference count');
+    const map: PropertyValue[] = [];
+    for (let i = 0; i < n; i++) map.push({ key: r.guid(), value: { ObjectId: r.guid(), ObjectPath: r.fstring() } });
+    return map;
+  }],
+  ['DeprecateSlateVector2D', fields(XY, f32)],
+  ['NiagaraVariableBase', (pr, r) => niagaraVariableBase(pr, r)],
+  ['NiagaraDataChannelVariable', (pr, r) => niagaraVariableBase(pr, r)],
+  ['NiagaraVariable', (pr, r) => {
+    const out = niagaraVariableBase(pr, r);
+    const n = r.count(1, 'variable data size');
+    out.VarData = toHex(r.bytesView(n));
+    return out;
+  }],
+  ['NiagaraVariableWithOffset', (pr, r) => ({ ...niagaraVariableBase(pr, r), Offset: r.i32() })],
+  ['FontData', (pr, r) => {
+    if (!r.bool32()) return pr.struct(r, undefined, 'normal'); // editor data: tagged properties follow
+    const out: Record<string, PropertyValue> = { LocalFontFaceAsset: pr.object(r) };
+    if (out.LocalFontFaceAsset === null) {
+      out.FontFilename = r.fstring();
+      out.Hinting = r.u8();
+      out.LoadingPolicy = r.u8();
+    }
+    out.SubFaceIndex = r.i32();
+    return out;
+  }],
+  ['SmartName', smartName(true, true)],
+  ['MidiEvent', (_pr, r) => ({ Tick: r.i32(), Message: midiMessage(r) })],
+  ['MovieSceneFrameRange', (_pr, r) => ({ LowerBound: rangeBound(r), UpperBound: rangeBound(r) })],
+  ['MovieSceneSequenceID', (_pr, r) => ({ Value: r.u32() })],
+  ['MovieSceneTrackIdentifier', (_pr, r) => ({ Value: r.u32() })],
+  ['MovieSceneSegmentIdentifier', (_pr, r) => ({ IdentifierIndex: r.i32() })],
+  ['MovieSceneEvaluationKey', (_pr, r) => ({ SequenceID: r.u32(), TrackIdentifier: r.u32(), SectionIndex: r.u32() })],
   // Serializes nothing outside transactions.
   ['KeyHandleMap', () => ({})],
 ]);
@@ -202,6 +289,7 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
 /** Native readers tagged data may also have been written with: tried when the first does not fill the tag. */
 export const NATIVE_ALTERNATIVES: ReadonlyMap<string, NativeReader[]> = new Map<string, NativeReader[]>([
   ['ColorMaterialInput', [materialInput(linearColor), materialInput(color)]],
+  ['SmartName', [smartName(false, false), smartName(false, true), smartName(true, false)]],
 ]);
 
 export function isNativeStruct(name: string | undefined): boolean {

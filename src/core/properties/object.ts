@@ -4,6 +4,7 @@
  */
 import { FormatError } from '../errors.js';
 import { BinaryReader } from '../io/binary-reader.js';
+import { UE4Version } from '../uasset/versions.js';
 import type { PropertyContext } from './context.js';
 import { PropertyReader } from './reader.js';
 import type { ExportProperties, PropertyEntry } from './types.js';
@@ -24,6 +25,30 @@ export interface ObjectBytes {
   schema?: string;
 }
 
+/**
+ * Classes whose Serialize writes their own data instead of starting with a property stream
+ * (CUE4Parse's exports that do not call UObject's Deserialize).
+ */
+const CLASSES_WITHOUT_PROPERTIES: ReadonlySet<string> = new Set([
+  'NNEModelData', 'RigHierarchy', 'RigVM', 'RigVMLink', 'LandscapeHeightmapTextureEdgeFixup',
+]);
+
+/**
+ * UAssetImportData (and its Fbx and Interchange subclasses) writes its source file list as a JSON
+ * FString before its properties in editor packages (VER_UE4_ASSET_IMPORT_DATA_AS_JSON).
+ */
+function importDataJsonLength(ctx: PropertyContext, obj: ObjectBytes): number {
+  if (ctx.unversioned || ctx.versions.cooked || ctx.versions.ue4 < UE4Version.ASSET_IMPORT_DATA_AS_JSON || !/ImportData$/.test(obj.class)) return 0;
+  const r = new BinaryReader(obj.bytes, obj.file, obj.base);
+  try {
+    r.fstring();
+    return r.pos;
+  } catch (e) {
+    if (e instanceof FormatError) return 0;
+    throw e;
+  }
+}
+
 /** Reads one export's properties; FormatErrors end this export's stream and are reported in `error`. */
 export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): ExportProperties {
   const out: ExportProperties = {
@@ -35,6 +60,10 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
     return out;
   }
   const notes: string[] = [];
+  if (CLASSES_WITHOUT_PROPERTIES.has(obj.class)) {
+    out.encoding = 'none';
+    return finish(out, [], [`a ${obj.class} serializes its own data, with no property stream`]);
+  }
   if (obj.bytes.length === 0) {
     out.error = `${obj.file}: the export's ${obj.serialSize} bytes are not in the data given (a missing .uexp?)`;
     return out;
@@ -44,6 +73,12 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
   pr.exportBase = obj.base;
   const r = new BinaryReader(obj.bytes, obj.file, obj.base).struct(`export ${obj.index} "${obj.name}" properties`);
   const properties: PropertyEntry[] = [];
+  const json = importDataJsonLength(ctx, obj);
+  if (json > 0) {
+    r.seek(json);
+    out.propertyStart = json;
+    notes.push(`the import data's source files come first, as ${json} bytes of JSON`);
+  }
   try {
     if (ctx.unversioned) {
       const schema = obj.schema ?? obj.class;
@@ -56,11 +91,11 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
     } else {
       pr.taggedProperties(r, false, properties);
     }
-    out.propertyBytes = r.pos;
+    out.propertyBytes = r.pos - out.propertyStart;
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     out.error = e.message;
-    out.propertyBytes = r.pos;
+    out.propertyBytes = r.pos - out.propertyStart;
   }
   return finish(out, properties, notes);
 }

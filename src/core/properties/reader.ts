@@ -18,7 +18,7 @@ import { NATIVE_ALTERNATIVES, NATIVE_STRUCTS } from './native-structs.js';
 import { type PropertyTag, readTag } from './tag.js';
 import { readText } from './text.js';
 import type { PropertyEntry, PropertyValue } from './types.js';
-import { floatValue, int64Value, toHex } from './values.js';
+import { floatValue, float32Value, int64Value, toHex } from './values.js';
 import {
   hasCompleteTypeName, hasFieldPathOwner, hasInnerArrayTag, hasLegacyInstancedStructHeader, hasSoftObjectPath,
   hasSoftObjectPathList, hasTagExtensions, hasTopLevelAssetPath, hasUtf8SoftObjectSubPath,
@@ -151,26 +151,28 @@ export class PropertyReader {
       return entry;
     }
     const bytes = r.slice(tag.valueStart, tag.size, `property "${tag.name}"`);
-    const attempts = this.taggedAttempts(tag);
     const outerProperty = this.currentProperty;
     this.currentProperty = tag.name;
     let lastProblem = '';
-    for (const attempt of attempts) {
-      const sub = r.slice(tag.valueStart, tag.size, `property "${tag.name}"`);
-      try {
-        const value = attempt(sub);
-        if (sub.pos === tag.size) {
-          entry.value = value;
-          this.currentProperty = outerProperty;
-          return entry;
+    try {
+      for (const attempt of this.taggedAttempts(tag)) {
+        const sub = r.slice(tag.valueStart, tag.size, `property "${tag.name}"`);
+        try {
+          const value = attempt.read(sub);
+          if (sub.pos === tag.size) {
+            entry.value = value;
+            if (attempt.note) entry.note = attempt.note;
+            return entry;
+          }
+          lastProblem ||= `decoding it used ${sub.pos} of its ${tag.size} bytes`;
+        } catch (e) {
+          if (!(e instanceof FormatError) || e instanceof PropertyLoopError) throw e;
+          lastProblem ||= detailOf(e);
         }
-        lastProblem = `decoding it used ${sub.pos} of its ${tag.size} bytes`;
-      } catch (e) {
-        if (!(e instanceof FormatError) || e instanceof PropertyLoopError) throw e;
-        lastProblem = detailOf(e);
       }
+    } finally {
+      this.currentProperty = outerProperty;
     }
-    this.currentProperty = outerProperty;
     entry.value = toHex(bytes.bytes);
     entry.raw = true;
     entry.offset = r.base + tag.valueStart - this.exportBase;
@@ -179,20 +181,25 @@ export class PropertyReader {
   }
 
   /** The ways a tagged value may be decoded, most likely first. */
-  private taggedAttempts(tag: PropertyTag): ((r: BinaryReader) => PropertyValue)[] {
+  private taggedAttempts(tag: PropertyTag): { read: (r: BinaryReader) => PropertyValue; note?: string }[] {
     const t = tag.type;
     if (t.type !== 'StructProperty') {
       if (!isKnownType(t.type)) return [];
-      return [(r) => this.value(r, t, 'normal', tag.size)];
+      const attempts: { read: (r: BinaryReader) => PropertyValue; note?: string }[] = [{ read: (r) => this.value(r, t, 'normal', tag.size) }];
+      // Containers of structs whose tag does not name the struct (before UE4.12 for arrays, UE5.4
+      // for sets and maps): a property named for GUIDs holds Guids.
+      const guessed = guessContainerStruct(t, tag.name);
+      if (guessed) attempts.push({ read: (r) => this.value(r, guessed, 'normal', tag.size), note: 'struct type guessed from the property name: Guid' });
+      return attempts;
     }
     const name = t.struct;
     const native = name !== undefined ? NATIVE_STRUCTS.get(name) : undefined;
-    const tagged = (r: BinaryReader): PropertyValue => this.taggedProperties(r, true);
+    const tagged = { read: (r: BinaryReader): PropertyValue => this.taggedProperties(r, true) };
     // UE5.4 tags say which way the struct was written.
     if (tag.binaryOrNative === false) return [tagged];
-    const attempts: ((r: BinaryReader) => PropertyValue)[] = [];
-    if (native) attempts.push((r) => native(this, r));
-    for (const alt of (name !== undefined ? NATIVE_ALTERNATIVES.get(name) : undefined) ?? []) attempts.push((r) => alt(this, r));
+    const attempts: { read: (r: BinaryReader) => PropertyValue; note?: string }[] = [];
+    if (native) attempts.push({ read: (r) => native(this, r) });
+    for (const alt of (name !== undefined ? NATIVE_ALTERNATIVES.get(name) : undefined) ?? []) attempts.push({ read: (r) => alt(this, r) });
     if (tag.binaryOrNative !== true) attempts.push(tagged);
     return attempts;
   }
@@ -284,7 +291,7 @@ export class PropertyReader {
       case 'UInt16Property': return r.u16();
       case 'UInt32Property': return r.u32();
       case 'UInt64Property': return int64Value(r.u64());
-      case 'FloatProperty': return floatValue(r.f32());
+      case 'FloatProperty': return float32Value(r.f32());
       case 'DoubleProperty': return floatValue(r.f64());
       case 'StrProperty':
       case 'VerseStringProperty':
@@ -520,6 +527,16 @@ export function detailOf(e: FormatError): string {
 function utf8String(r: BinaryReader): string {
   const n = r.count(1, 'UTF-8 string length');
   return r.utf8(n);
+}
+
+/** A container type whose unnamed struct parts are Guids, when the property's name says GUID; else undefined. */
+function guessContainerStruct(t: PropType, propertyName: string): PropType | undefined {
+  if (!/guid/i.test(propertyName)) return undefined;
+  const fill = (x: PropType | undefined): PropType | undefined =>
+    x && x.type === 'StructProperty' && x.struct === undefined ? { type: 'StructProperty', struct: 'Guid' } : x;
+  if ((t.type === 'ArrayProperty' || t.type === 'SetProperty') && fill(t.inner) !== t.inner) return { ...t, inner: fill(t.inner) };
+  if (t.type === 'MapProperty' && (fill(t.inner) !== t.inner || fill(t.value) !== t.value)) return { ...t, inner: fill(t.inner), value: fill(t.value) };
+  return undefined;
 }
 
 const KNOWN_TYPES = new Set([

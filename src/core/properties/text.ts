@@ -7,7 +7,7 @@
 import type { BinaryReader } from '../io/binary-reader.js';
 import type { PropertyReader } from './reader.js';
 import type { PropertyValue } from './types.js';
-import { floatValue, int64Value, ticksToIso } from './values.js';
+import { floatValue, float32Value, int64Value, ticksToIso } from './values.js';
 import { UE4Version } from '../uasset/versions.js';
 import {
   hasCultureInvariantText, hasFTextHistory, hasNumberFormattingAlwaysSign, hasTextDevNotes, hasTextFormatArgument64,
@@ -150,7 +150,7 @@ function readArgumentValue(pr: PropertyReader, r: BinaryReader, isArgumentData: 
   switch (type) {
     case 0: return isArgumentData && !hasTextFormatArgument64(v) ? r.i32() : int64Value(r.i64());
     case 1: return int64Value(r.u64());
-    case 2: return floatValue(r.f32());
+    case 2: return float32Value(r.f32());
     case 3: return floatValue(r.f64());
     case 4: return readText(pr, r, depth + 1);
     case 5: return { gender: r.u8() };

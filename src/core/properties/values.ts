@@ -13,6 +13,19 @@ export function floatValue(v: number): number | string {
   return Number.isFinite(v) ? v : String(v);
 }
 
+/**
+ * A float32 as the shortest decimal that reads back as the same float32 (1234.25, -18.9), not
+ * the float64 expansion of its bits (-18.900001525878906).
+ */
+export function float32Value(v: number): number | string {
+  if (!Number.isFinite(v)) return String(v);
+  for (let digits = 1; digits < 9; digits++) {
+    const short = Number(v.toPrecision(digits));
+    if (Math.fround(short) === v) return short;
+  }
+  return v;
+}
+
 /** FDateTime ticks (100 ns since 0001-01-01) as ISO 8601 with all seven fraction digits. */
 export function ticksToIso(ticks: bigint): string {
   if (ticks < 0n || ticks > 3155378975999999999n) return ticks.toString(); // outside FDateTime's range

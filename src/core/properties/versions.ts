@@ -26,6 +26,8 @@ export const CustomVersionKey = {
   Core: '375EC13C06E448FBB50084F0262A717E',
   Framework: 'CFFC743F43B04480939114DF171D2073',
   InstancedStruct: 'E21E1CAAAF47425E89BF6AD44C44A8BB',
+  Blueprints: 'B0D832E41F894F0DACCF7EB736FD4AA2',
+  AnimPhys: '29E575DDE0A346279D10D276232CDCEA',
 } as const;
 
 export const EditorObjectVersion = {
@@ -45,6 +47,15 @@ export const InstancedStructCustomVersion = { CustomVersionAdded: 0 } as const;
 function custom(v: PropertyVersions, guid: string): number | null {
   if (v.custom === null) return null;
   return v.custom.find((c) => c.guid === guid)?.version ?? -1;
+}
+
+/**
+ * Whether the package's custom version `guid` is at least `value`; an unversioned package
+ * answers `unversioned` (what the engines that cook unversioned packages, 4.23 on, write).
+ */
+export function customVersionAtLeast(v: PropertyVersions, guid: string, value: number, unversioned = true): boolean {
+  const c = custom(v, guid);
+  return c === null ? unversioned : c >= value;
 }
 
 /** UE5.0: vectors, rotators, quats and boxes hold doubles. */

@@ -4,6 +4,11 @@
  * 250,000-file install costs only what is on screen; expanding or collapsing splices one run of
  * rows in or out. Keyboard moves follow the usual tree-view keys. No DOM here, so it is tested
  * in Node.
+ *
+ * Selection: `selected` is the focused row (the one the details pane shows); `selection` holds
+ * the paths of every selected row: a click selects one, shift extends a range from the anchor,
+ * ctrl/cmd toggles one, selectAll takes every visible row. Paths, not indices, so it survives
+ * rows moving when folders open above. exportPaths() says what an export of it covers.
  */
 import type { TreeEntry } from '../../../shared/api.js';
 
@@ -26,7 +31,12 @@ export interface TreeModelOptions {
 
 export class TreeModel {
   rows: TreeRow[] = [];
+  /** The focused row; -1 for none. */
   selected = -1;
+  /** Paths of the selected rows, the focused one included. */
+  selection = new Set<string>();
+  /** Where shift-click ranges start: the row last clicked or moved to without shift. */
+  private anchor = -1;
   filter: string | undefined;
   /** Files at the top level and below (matching the filter, if any). */
   matchCount = 0;
@@ -55,6 +65,8 @@ export class TreeModel {
     this.matchCount = entries.reduce((n, e) => n + e.fileCount, 0);
     this.matchSize = entries.reduce((n, e) => n + e.size, 0);
     this.selected = -1;
+    this.anchor = -1;
+    this.selection = new Set();
     this.changed();
   }
 
@@ -62,6 +74,8 @@ export class TreeModel {
     this.generation++;
     this.rows = [];
     this.selected = -1;
+    this.anchor = -1;
+    this.selection = new Set();
     this.matchCount = 0;
     this.matchSize = 0;
     this.filter = undefined;
@@ -93,6 +107,7 @@ export class TreeModel {
     // concat, not splice(...children): a folder may hold more children than a call takes arguments.
     this.rows = this.rows.slice(0, at + 1).concat(children, this.rows.slice(at + 1));
     if (this.selected > at) this.selected += children.length;
+    if (this.anchor > at) this.anchor += children.length;
     this.changed();
   }
 
@@ -101,9 +116,16 @@ export class TreeModel {
     if (!row || !row.expanded) return;
     const end = this.subtreeEnd(index);
     row.expanded = false;
+    // Hidden rows leave the selection: an export never takes what the user cannot see.
+    for (let j = index + 1; j < end; j++) this.selection.delete(this.rows[j]!.entry.path);
+    const focusHidden = this.selected > index && this.selected < end;
     this.rows = this.rows.slice(0, index + 1).concat(this.rows.slice(end));
-    if (this.selected > index && this.selected < end) this.selected = index;
-    else if (this.selected >= end) this.selected -= end - index - 1;
+    if (focusHidden) {
+      this.selected = index;
+      this.selection.add(row.entry.path);
+    } else if (this.selected >= end) this.selected -= end - index - 1;
+    if (this.anchor > index && this.anchor < end) this.anchor = index;
+    else if (this.anchor >= end) this.anchor -= end - index - 1;
     this.changed();
   }
 
@@ -116,12 +138,84 @@ export class TreeModel {
     return this.expand(index);
   }
 
+  /** Selects one row (a plain click or arrow key): it becomes the focus, the anchor and the whole selection. */
   select(index: number): void {
     if (this.rows.length === 0) return;
-    const i = Math.max(0, Math.min(this.rows.length - 1, index));
-    if (i === this.selected) return;
+    const i = this.clamp(index);
+    const path = this.rows[i]!.entry.path;
+    this.anchor = i;
+    if (i === this.selected && this.selection.size === 1 && this.selection.has(path)) return;
     this.selected = i;
+    this.selection = new Set([path]);
     this.changed();
+  }
+
+  /** Shift-click or shift+arrow: every row from the anchor to `index`; the anchor stays. */
+  selectRange(index: number): void {
+    if (this.rows.length === 0) return;
+    const i = this.clamp(index);
+    const from = this.anchor >= 0 && this.anchor < this.rows.length ? this.anchor : i;
+    const [lo, hi] = from <= i ? [from, i] : [i, from];
+    this.selection = new Set(this.rows.slice(lo, hi + 1).map((r) => r.entry.path));
+    this.selected = i;
+    this.anchor = from;
+    this.changed();
+  }
+
+  /** Ctrl/cmd-click: adds or removes one row; it becomes the focus and the anchor. */
+  toggleSelected(index: number): void {
+    const row = this.rows[index];
+    if (!row) return;
+    const next = new Set(this.selection);
+    if (next.has(row.entry.path)) next.delete(row.entry.path);
+    else next.add(row.entry.path);
+    this.selection = next;
+    this.selected = index;
+    this.anchor = index;
+    this.changed();
+  }
+
+  /** Ctrl+A: every visible row (under a filter, the matches and their folders). */
+  selectAll(): void {
+    if (this.rows.length === 0) return;
+    this.selection = new Set(this.rows.map((r) => r.entry.path));
+    if (this.selected < 0) this.selected = 0;
+    this.changed();
+  }
+
+  isSelected(index: number): boolean {
+    const row = this.rows[index];
+    return row !== undefined && this.selection.has(row.entry.path);
+  }
+
+  /** The selected rows' entries, top to bottom. */
+  selectedEntries(): TreeEntry[] {
+    return this.rows.filter((r) => this.selection.has(r.entry.path)).map((r) => r.entry);
+  }
+
+  /**
+   * What exporting the selection takes: the selected rows minus those below a selected folder
+   * (the folder covers them), top to bottom. With the tree's filter, a folder stands for its
+   * matching files, and its entry's fileCount and size count just those.
+   */
+  exportEntries(): TreeEntry[] {
+    const out: TreeEntry[] = [];
+    let cover = -1; // depth of the selected folder whose rows we are in, or -1
+    for (const r of this.rows) {
+      if (cover >= 0 && r.depth <= cover) cover = -1;
+      if (cover >= 0 || !this.selection.has(r.entry.path)) continue;
+      out.push(r.entry);
+      if (r.entry.isDir) cover = r.depth;
+    }
+    return out;
+  }
+
+  exportPaths(): string[] {
+    return this.exportEntries().map((e) => e.path);
+  }
+
+  private clamp(index: number): number {
+    return Math.max(0, Math.min(this.rows.length - 1, index));
   }
 
   /** The row after the last descendant of rows[index]. */
@@ -142,17 +236,23 @@ export class TreeModel {
    * One key press in the tree; resolves true if the key was used. Enter on a file resolves
    * 'open' so the view can show it.
    */
-  async key(key: string, pageSize: number): Promise<boolean | 'open'> {
+  async key(key: string, pageSize: number, extend = false): Promise<boolean | 'open'> {
     if (this.rows.length === 0) return false;
     const sel = this.selected;
     const row = this.rows[sel];
+    // With shift, the moves extend the selection from the anchor instead of moving it.
+    const move = (i: number): true => {
+      if (extend) this.selectRange(i);
+      else this.select(i);
+      return true;
+    };
     switch (key) {
-      case 'ArrowDown': this.select(sel < 0 ? 0 : sel + 1); return true;
-      case 'ArrowUp': this.select(sel < 0 ? 0 : sel - 1); return true;
-      case 'Home': this.select(0); return true;
-      case 'End': this.select(this.rows.length - 1); return true;
-      case 'PageDown': this.select(Math.max(sel, 0) + Math.max(1, pageSize)); return true;
-      case 'PageUp': this.select(Math.max(sel, 0) - Math.max(1, pageSize)); return true;
+      case 'ArrowDown': return move(sel < 0 ? 0 : sel + 1);
+      case 'ArrowUp': return move(sel < 0 ? 0 : sel - 1);
+      case 'Home': return move(0);
+      case 'End': return move(this.rows.length - 1);
+      case 'PageDown': return move(Math.max(sel, 0) + Math.max(1, pageSize));
+      case 'PageUp': return move(Math.max(sel, 0) - Math.max(1, pageSize));
       case 'ArrowRight':
         if (!row) { this.select(0); return true; }
         if (row.entry.isDir && !row.expanded) await this.expand(sel);
@@ -198,5 +298,29 @@ export class TreeModel {
   /** Index of the row showing `path`, or -1 if it is not visible. */
   indexOf(path: string): number {
     return this.rows.findIndex((r) => r.entry.path === path);
+  }
+
+  /**
+   * Lists the tree again with the same filter, keeping what is open, the focus and the selection
+   * where their rows still exist: after the install changed in place (a container unlocked).
+   */
+  async reload(): Promise<void> {
+    const open = new Set(this.rows.filter((r) => r.expanded).map((r) => r.entry.path));
+    const focus = this.selectedRow?.entry.path;
+    const anchor = this.rows[this.anchor]?.entry.path;
+    const selection = this.selection;
+    await this.reset(this.filter);
+    const gen = this.generation;
+    // Top-down: a folder's children are in the rows before the loop reaches them.
+    for (let i = 0; i < this.rows.length && open.size > 0; i++) {
+      const path = this.rows[i]!.entry.path;
+      if (!open.delete(path)) continue;
+      await this.expand(i);
+      if (gen !== this.generation) return;
+    }
+    this.selection = new Set(this.rows.filter((r) => selection.has(r.entry.path)).map((r) => r.entry.path));
+    this.selected = focus === undefined ? -1 : this.indexOf(focus);
+    this.anchor = anchor === undefined ? -1 : this.indexOf(anchor);
+    this.changed();
   }
 }

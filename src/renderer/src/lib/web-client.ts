@@ -49,6 +49,19 @@ export class WebClient implements PakScopeBridge {
   verifyFile(req: ApiRequest<'verifyFile'>) { return this.call('verifyFile', req); }
   recentInstalls() { return this.call('recentInstalls', undefined); }
   pickPath(req: ApiRequest<'pickPath'>) { return this.call('pickPath', req); }
+  pickExportFolder() { return this.call('pickExportFolder', undefined); }
+  startExport(req: ApiRequest<'startExport'>) { return this.call('startExport', req); }
+  cancelExport(req: ApiRequest<'cancelExport'>) { return this.call('cancelExport', req); }
+  exportFileList(req: ApiRequest<'exportFileList'>) { return this.call('exportFileList', req); }
+  keyStatus(req: ApiRequest<'keyStatus'>) { return this.call('keyStatus', req); }
+  addKeys(req: ApiRequest<'addKeys'>) { return this.call('addKeys', req); }
+  forgetKey(req: ApiRequest<'forgetKey'>) { return this.call('forgetKey', req); }
+  openPackage(req: ApiRequest<'openPackage'>) { return this.call('openPackage', req); }
+  readPackageBytes(req: ApiRequest<'readPackageBytes'>) { return this.call('readPackageBytes', req); }
+  packageGraph(req: ApiRequest<'packageGraph'>) { return this.call('packageGraph', req); }
+  graphStats(req: ApiRequest<'graphStats'>) { return this.call('graphStats', req); }
+  graphPath(req: ApiRequest<'graphPath'>) { return this.call('graphPath', req); }
+  graphFind(req: ApiRequest<'graphFind'>) { return this.call('graphFind', req); }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener);

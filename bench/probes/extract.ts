@@ -1,0 +1,103 @@
+/**
+ * Probe: extraction of Zlib containers to disk through the project's exporter (extractFiles,
+ * src/core/export: files in flight, blocks decoded in the install's worker pool, written piece by
+ * piece) against raw inflate of the same blocks in the same number of plain worker_threads.
+ * Files of the unencrypted Zlib containers are picked (seeded) up to a byte budget; each pass
+ * writes them to an empty folder; passes alternate exporter, raw, after a warm-up of each.
+ */
+import { rm } from 'node:fs/promises';
+import { KeyRing } from '../../src/core/crypto/keys.js';
+import { extractFiles } from '../../src/core/export/extract.js';
+import { openInstall } from '../../src/core/install/install.js';
+import { IoStoreContainer } from '../../src/core/iostore/container.js';
+import { createWorkerPool } from '../../src/core/workers/pool.js';
+import { Rng } from '../rng.js';
+import { emitResult, median, probeArgs, progress } from './probe-io.js';
+import { loadBlocks, rawPass, startRawWorkers, type ChunkRef } from './raw-blocks.js';
+
+export interface ExtractArgs {
+  root: string;
+  aesKeyArg: string;
+  workerFile: string;
+  rawWorkerFile: string;
+  /** The unencrypted Zlib containers' .utoc paths. */
+  zlibContainers: string[];
+  budgetBytes: number;
+  threads: number;
+  reps: number;
+  seed: number;
+  outDir: string;
+}
+
+export interface ExtractResult {
+  files: number;
+  bytes: number;
+  threads: number;
+  /** MiB/s */
+  extractRate: number;
+  rawRate: number;
+  extractPasses: number[];
+  rawPasses: number[];
+}
+
+const args = probeArgs<ExtractArgs>();
+const pool = createWorkerPool({ threads: args.threads, workerFile: args.workerFile });
+const install = await openInstall([args.root], { keys: KeyRing.fromArgs([args.aesKeyArg]), decoder: pool });
+
+const wanted = new Set(args.zlibContainers);
+const candidates: (ChunkRef & { path: string })[] = [];
+for (const f of install.files()) {
+  const { archive, file } = f.providers[0]!;
+  if (archive instanceof IoStoreContainer && wanted.has(archive.path)) candidates.push({ path: f.path, utocPath: archive.path, ref: file.ref, size: f.size });
+}
+const rng = new Rng(args.seed);
+for (let i = candidates.length - 1; i > 0; i--) {
+  const j = rng.int(i + 1);
+  [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
+}
+const picks: typeof candidates = [];
+let bytes = 0;
+for (const c of candidates) {
+  if (bytes >= args.budgetBytes) break;
+  picks.push(c);
+  bytes += c.size;
+}
+const tocs = new Map(install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer).map((a) => [a.path, a.toc]));
+const { input, blocks } = await loadBlocks('Zlib', picks, (p) => tocs.get(p)!);
+const workers = await startRawWorkers(args.rawWorkerFile, 'Zlib', input, blocks, args.threads);
+const paths = picks.map((p) => p.path);
+
+async function extractPass(): Promise<number> {
+  await rm(args.outDir, { recursive: true, force: true });
+  const t0 = performance.now();
+  const summary = await extractFiles(install, paths, { out: args.outDir, conflict: 'overwrite', companions: false });
+  const seconds = (performance.now() - t0) / 1000;
+  if (summary.files !== paths.length || summary.failed.length > 0 || summary.bytes !== bytes) {
+    throw new Error(`extract wrote ${summary.files} of ${paths.length} files (${summary.bytes} of ${bytes} bytes); failed: ${JSON.stringify(summary.failed.slice(0, 3))}`);
+  }
+  return seconds;
+}
+
+await extractPass(); // warm-up
+await rawPass(workers, bytes);
+const extractPasses: number[] = [];
+const rawPasses: number[] = [];
+for (let r = 0; r < args.reps; r++) {
+  extractPasses.push(await extractPass());
+  rawPasses.push(await rawPass(workers, bytes));
+}
+await rm(args.outDir, { recursive: true, force: true });
+const result: ExtractResult = {
+  files: picks.length,
+  bytes,
+  threads: args.threads,
+  extractRate: bytes / median(extractPasses) / 2 ** 20,
+  rawRate: bytes / median(rawPasses) / 2 ** 20,
+  extractPasses,
+  rawPasses,
+};
+progress(`extract x${args.threads}: ${result.extractRate.toFixed(0)} MiB/s, raw inflate ${result.rawRate.toFixed(0)} MiB/s (${picks.length} files, ${(bytes / 2 ** 20).toFixed(0)} MiB)`);
+emitResult(result);
+await Promise.all(workers.map((w) => w.terminate()));
+await install.close();
+await pool.destroy();

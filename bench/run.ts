@@ -1,0 +1,217 @@
+/**
+ * `npm run bench [-- --quick]`: generates (or reuses) the synthetic install, measures every target
+ * in child processes running the bundled code, prints a table, and writes bench/results.json and
+ * bench/results.md (the latest run) plus results-full.* or results-quick.* (per mode, so a quick
+ * run does not replace the full figures). See bench/README.md.
+ *
+ * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll);
+ * --regenerate (rebuild the cached install).
+ */
+import { existsSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildProbes, probeFile, PROJECT_ROOT, WORKER_FILE } from './build-probes.js';
+import { FULL_PARAMS, generateInstall, QUICK_PARAMS, type InstallManifest } from './generate-install.js';
+import { measureScroll, type ScrollResult } from './measure-scroll.js';
+import { runProbe } from './probe-runner.js';
+import type { DecodeResult } from './probes/decode.js';
+import type { ExtractResult } from './probes/extract.js';
+import type { OpenIndexResult } from './probes/open-index.js';
+import type { PackagesResult } from './probes/packages.js';
+import { median } from './probes/probe-io.js';
+import {
+  describeMachine, formatMarkdown, formatTable, targetResult, validateResults, type BenchResults, type TargetName, type TargetResult,
+} from './results.js';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const onlyArg = argv.find((a) => a.startsWith('--only='))?.slice(7) ?? (argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined);
+const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
+const wants = (group: string): boolean => !only || only.has(group);
+
+/** How much each measurement does, per mode. */
+const PLAN = quick
+  ? { openRuns: 3, viewSamples: 150, decodeMiB: 32, decodeReps: 3, extractMiB: 48, extractReps: 3, scrollSeconds: 3 }
+  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 256, extractReps: 3, scrollSeconds: 5 };
+/** The worker pool's default size on this machine (createWorkerPool: availableParallelism, at most 4). */
+const POOL_THREADS = Math.min(4, availableParallelism());
+const SEED = 7;
+
+const log = (line: string): void => { process.stderr.write(`${line}\n`); };
+const probeLog = (line: string): void => log(`    ${line}`);
+const errorText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+const r2 = (v: number): string => v.toFixed(2);
+
+async function measureOpen(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const runs: OpenIndexResult[] = [];
+  for (let i = 0; i < PLAN.openRuns; i++) {
+    runs.push(await runProbe<OpenIndexResult>('open-index', { root: m.root, aesKeyArg: m.aesKeyArg, workerFile: WORKER_FILE }, { onProgress: probeLog }));
+    log(`  open ${i + 1}: ${r2(runs[i]!.seconds)} s, maxRSS ${runs[i]!.maxRssMb.toFixed(0)} MB`);
+  }
+  details['open'] = runs;
+  const bad = runs.find((r) => r.files !== m.files || r.problems.length > 0);
+  const check = bad ? `; WRONG: ${bad.files} files of ${m.files}, problems: ${bad.problems.slice(0, 2).join('; ')}` : '';
+  const seconds = runs.map((r) => r.seconds);
+  const rss = runs.map((r) => r.maxRssMb);
+  return [
+    targetResult('open_index_s', median(seconds),
+      `median of ${runs.length} runs in fresh processes (${seconds.map(r2).join(', ')} s); ${runs[0]!.containers} containers, ` +
+      `${m.files.toLocaleString('en-US')} files, warm page cache${check}`, bad ? false : undefined),
+    targetResult('peak_rss_mb', Math.max(...rss),
+      `maxRSS of the opening process, highest of ${runs.length} runs; Node and the bundle alone take ${runs[0]!.rssBeforeMb.toFixed(0)} MB, ` +
+      `JS heap after ${runs[0]!.heapUsedAfterMb.toFixed(0)} MB`),
+  ];
+}
+
+async function measurePackages(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const p = await runProbe<PackagesResult>('packages',
+    { root: m.root, aesKeyArg: m.aesKeyArg, workerFile: WORKER_FILE, samples: PLAN.viewSamples, seed: SEED }, { onProgress: probeLog });
+  details['packages'] = p;
+  const bare = `parseContainerHeader x${p.headers} + two Maps: ${r2(p.bareSeconds)} s (read ${r2(p.bareReadSeconds)}, parse ${r2(p.bareParseSeconds)}, maps ${r2(p.bareMapSeconds)})`;
+  const graph = p.graphSeconds !== null
+    ? targetResult('graph_s', p.graphSeconds,
+      `src/core/graph buildDependencyGraph(install): ${p.graphCounts?.packages.toLocaleString('en-US')} packages, ` +
+      `${p.graphCounts?.edges.toLocaleString('en-US')} edges, both directions; for reference ${bare}`)
+    : targetResult('graph_s', p.bareSeconds, `the graph module failed (${p.graphError}); timed ${bare} instead`);
+  const app = p.appOpenMedianMs !== null
+    ? `; the app's whole path (InstallPackages.open: imported packages' headers read too, PackageModel built): median ${r2(p.appOpenMedianMs)} ms, p95 ${r2(p.appOpenP95Ms!)} ms`
+    : `; InstallPackages.open failed: ${p.appOpenError}`;
+  const view = targetResult('package_view_ms', p.viewMedianMs,
+    `median of ${p.viewSamples} random packages (read ${r2(p.viewReadMedianMs)} + parse ${r2(p.viewParseMedianMs)} + resolve ` +
+    `${r2(p.viewResolveMedianMs)} ms), p95 ${r2(p.viewP95Ms)} ms, max ${r2(p.viewMaxMs)} ms${app}`);
+  return [graph, view];
+}
+
+async function measureDecode(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const threads = POOL_THREADS > 1 ? [1, POOL_THREADS] : [1];
+  const d = await runProbe<DecodeResult>('decode', {
+    containers: m.containers.map((c) => ({ utocPath: c.utocPath, codec: c.codec, encrypted: c.encrypted })),
+    workerFile: WORKER_FILE, rawWorkerFile: probeFile('raw-decode-worker'),
+    budgetBytes: PLAN.decodeMiB * 2 ** 20, threads, reps: PLAN.decodeReps, seed: SEED,
+  }, { onProgress: probeLog });
+  details['decode'] = d;
+  const T = threads.at(-1)!;
+  const out: TargetResult[] = [];
+  for (const [codec, name, raw] of [['Zlib', 'decode_ratio_zlib', 'node:zlib inflateSync'], ['Oodle', 'decode_ratio_oodle', 'ooz-wasm decompress'],
+    ['LZ4', 'decode_ratio_lz4', 'the LZ4 decoder called directly']] as const) {
+    const c = d.codecs.find((x) => x.codec === codec);
+    if (!c) { out.push(targetResult(name, null, `no ${codec} blocks in the install`)); continue; }
+    const one = `${r2(c.app[1]! / c.raw[1]!)} at 1 thread (${c.app[1]!.toFixed(0)} vs ${c.raw[1]!.toFixed(0)} MiB/s)`;
+    out.push(targetResult(name, c.app[T]! / c.raw[T]!,
+      `app ${c.app[T]!.toFixed(0)} MiB/s (readChunk through a ${T}-thread pool) vs ${raw} ${c.raw[T]!.toFixed(0)} MiB/s in ${T} worker_threads, ` +
+      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}; ${one}`));
+  }
+  // Scaling: all three codecs' blocks together, app and raw, two threads against one.
+  if (T === 1) {
+    out.push(targetResult('worker_scaling', null, 'this machine has one core: nothing to scale to'));
+    return out;
+  }
+  const time = (side: 'app' | 'raw', t: number): number => d.codecs.reduce((s, c) => s + c.bytes / 2 ** 20 / c[side][t]!, 0);
+  const appScale = time('app', 1) / time('app', T);
+  const rawScale = time('raw', 1) / time('raw', T);
+  const appVsRaw = time('raw', T) / time('app', T);
+  const met = appScale >= 1.7 || (rawScale < 1.7 && appVsRaw >= 0.9);
+  out.push(targetResult('worker_scaling', appScale,
+    `app ${T} threads vs 1: ${r2(appScale)}x; the raw decoders in plain worker_threads scale ${r2(rawScale)}x here; ` +
+    `app at ${T} threads is ${r2(appVsRaw)} of raw at ${T} (met if app >= 1.7x, or raw < 1.7x and app >= 0.9 of raw); all three codecs' blocks`, met));
+  return out;
+}
+
+async function measureExtract(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  if (!existsSync(join(PROJECT_ROOT, 'src', 'core', 'export', 'extract.ts'))) {
+    return [targetResult('extract_ratio_zlib', null, 'exporter not implemented')];
+  }
+  const zlib = m.containers.filter((c) => c.codec === 'Zlib' && !c.encrypted).map((c) => c.utocPath);
+  const e = await runProbe<ExtractResult>('extract', {
+    root: m.root, aesKeyArg: m.aesKeyArg, workerFile: WORKER_FILE, rawWorkerFile: probeFile('raw-decode-worker'),
+    zlibContainers: zlib, budgetBytes: PLAN.extractMiB * 2 ** 20, threads: POOL_THREADS, reps: PLAN.extractReps, seed: SEED,
+    outDir: join(tmpdir(), `pakscope-bench-extract-${process.pid}`),
+  }, { onProgress: probeLog });
+  details['extract'] = e;
+  return [targetResult('extract_ratio_zlib', e.extractRate / e.rawRate,
+    `extractFiles to a folder in the temp dir ${e.extractRate.toFixed(0)} MiB/s vs inflateSync in ${e.threads} worker_threads ` +
+    `${e.rawRate.toFixed(0)} MiB/s; ${e.files.toLocaleString('en-US')} files, ${(e.bytes / 2 ** 20).toFixed(0)} MiB from ${zlib.length} Zlib containers, median of ${PLAN.extractReps}`)];
+}
+
+async function measureScrollTarget(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const s: ScrollResult = await measureScroll({
+    root: m.root, aesKeyArg: m.aesKeyArg, expectedRows: m.files + m.folders, expectedFiles: m.files,
+    scrollSeconds: PLAN.scrollSeconds, pixelsPerFrame: 220, log,
+  });
+  details['scroll'] = s;
+  const rowsNote = s.rows === m.files + m.folders ? '' : `; only ${s.rows} of ${m.files + m.folders} rows could be expanded`;
+  return [targetResult('scroll_frame_ms', s.p95FrameMs,
+    `${s.rows.toLocaleString('en-US')} rows (${s.expandedFolders.toLocaleString('en-US')} folders opened in ${s.expandSeconds.toFixed(0)} s), ` +
+    `10 rows per frame for ${PLAN.scrollSeconds} s: median ${r2(s.medianFrameMs)} ms, max ${r2(s.maxFrameMs)} ms over ${s.frames} frames; ` +
+    `${s.droppedFrames} frame(s) dropped (rAF interval median ${r2(s.frameIntervalMs)} ms)${rowsNote}`,
+    s.p95FrameMs <= 8 && s.droppedFrames === 0 && rowsNote === '')];
+}
+
+const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unknown>) => Promise<TargetResult[]>][] = [
+  ['open', ['open_index_s', 'peak_rss_mb'], measureOpen],
+  ['packages', ['graph_s', 'package_view_ms'], measurePackages],
+  ['decode', ['decode_ratio_zlib', 'decode_ratio_oodle', 'decode_ratio_lz4', 'worker_scaling'], measureDecode],
+  ['extract', ['extract_ratio_zlib'], measureExtract],
+  ['scroll', ['scroll_frame_ms'], measureScrollTarget],
+];
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await writeFile(`${path}.tmp`, text);
+  await rename(`${path}.tmp`, path);
+}
+
+const started = performance.now();
+const params = quick ? QUICK_PARAMS : FULL_PARAMS;
+const manifest = await generateInstall(params, { force: argv.includes('--regenerate'), log });
+log(`install: ${manifest.root} (${manifest.files.toLocaleString('en-US')} files, ${(manifest.bytes / 2 ** 30).toFixed(2)} GiB)`);
+await buildProbes();
+
+const details: Record<string, unknown> = {};
+const targets: TargetResult[] = [];
+for (const [group, names, measure] of GROUPS) {
+  if (!wants(group)) {
+    targets.push(...names.map((n) => targetResult(n, null, `not measured in this run (--only ${onlyArg})`)));
+    continue;
+  }
+  log(`measuring ${group} ...`);
+  const t0 = performance.now();
+  try {
+    targets.push(...await measure(manifest, details));
+  } catch (e) {
+    log(`  ${group} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    targets.push(...names.map((n) => targetResult(n, null, `measurement failed: ${errorText(e)}`)));
+  }
+  log(`  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+}
+
+const codecs: Record<string, number> = {};
+for (const c of manifest.containers) codecs[c.codec] = (codecs[c.codec] ?? 0) + 1;
+const results: BenchResults = {
+  mode: quick ? 'quick' : 'full',
+  date: new Date().toISOString().slice(0, 10),
+  machine: describeMachine(),
+  install: {
+    packages: manifest.packages,
+    files: manifest.files,
+    folders: manifest.folders,
+    containers: manifest.containers.length,
+    codecs,
+    encryptedContainers: manifest.containers.filter((c) => c.encrypted).length,
+    gib: Number((manifest.bytes / 2 ** 30).toFixed(2)),
+    importedPackagesPerPackage: Number((manifest.importedPackages / manifest.packages).toFixed(2)),
+    path: manifest.root,
+  },
+  targets,
+  details: { ...details, benchSeconds: Math.round((performance.now() - started) / 1000), generateSeconds: Math.round(manifest.generateSeconds) },
+};
+const problems = validateResults(results);
+if (problems.length) throw new Error(`results do not have the promised shape: ${problems.join('; ')}`);
+const json = `${JSON.stringify(results, null, 2)}\n`;
+const md = formatMarkdown(results);
+const here = join(PROJECT_ROOT, 'bench');
+await writeAtomically(join(here, 'results.json'), json);
+await writeAtomically(join(here, 'results.md'), md);
+await writeAtomically(join(here, `results-${results.mode}.json`), json);
+await writeAtomically(join(here, `results-${results.mode}.md`), md);
+process.stdout.write(`\n${formatTable(results)}\n\nwritten: bench/results.json, bench/results.md (and results-${results.mode}.*) in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

@@ -1,0 +1,40 @@
+/**
+ * The native file dialogs behind the backend's Dialogs (pickPath, pickExportFolder) and the File
+ * menu. One dialog at a time: a second request while one is open (a shortcut the page and the
+ * menu both saw) answers null instead of stacking a second dialog.
+ */
+import type { Dialogs } from '../backend/dialogs.js';
+import type { ElectronShell, OpenDialogOptions, ShellWindow } from './electron-shell.js';
+import { OPENABLE_EXTENSIONS } from './file-types.js';
+
+export const OPEN_FOLDER_DIALOG: OpenDialogOptions = { title: 'Open game folder', properties: ['openDirectory'] };
+
+export const OPEN_FILE_DIALOG: OpenDialogOptions = {
+  title: 'Open container or package',
+  properties: ['openFile'],
+  filters: [
+    { name: 'Unreal containers and packages', extensions: [...OPENABLE_EXTENSIONS] },
+    { name: 'All files', extensions: ['*'] },
+  ],
+};
+
+export const EXPORT_FOLDER_DIALOG: OpenDialogOptions = { title: 'Export to folder', buttonLabel: 'Export here', properties: ['openDirectory', 'createDirectory'] };
+
+export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | null): Required<Dialogs> {
+  let busy = false;
+  const ask = async (options: OpenDialogOptions): Promise<string | null> => {
+    if (busy) return null;
+    busy = true;
+    try {
+      const result = await shell.showOpenDialog(window(), options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    } finally {
+      busy = false;
+    }
+  };
+  return {
+    pickFolder: () => ask(OPEN_FOLDER_DIALOG),
+    pickFile: () => ask(OPEN_FILE_DIALOG),
+    pickExportFolder: () => ask(EXPORT_FOLDER_DIALOG),
+  };
+}
