@@ -141,9 +141,11 @@ const goal = (t: TargetResult): string => {
 function heading(r: BenchResults): string {
   const i = r.install;
   const m = r.machine;
+  const load = r.details['loadAverage'] as { start: number; end: number } | undefined;
   return `${r.mode} run, ${r.date}: ${i.packages.toLocaleString('en-US')} packages, ${i.files.toLocaleString('en-US')} files, ` +
     `${i.containers} containers (${Object.entries(i.codecs).map(([c, n]) => `${n} ${c}`).join(', ')}; ${i.encryptedContainers} AES), ` +
-    `${i.gib.toFixed(2)} GiB · ${m.cpuModel}, ${m.cores} cores, ${(m.memoryMiB / 1024).toFixed(1)} GiB, Node ${m.node}, ${m.os}`;
+    `${i.gib.toFixed(2)} GiB · ${m.cpuModel}, ${m.cores} cores, ${(m.memoryMiB / 1024).toFixed(1)} GiB, Node ${m.node}, ${m.os}` +
+    (load ? ` · load average ${load.start} at start, ${load.end} at end` : '');
 }
 
 /** The table printed at the end of a run. */

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProbes, probeFile, PROJECT_ROOT, WORKER_FILE } from './build-probes.js';
 import { FULL_PARAMS, generateInstall, QUICK_PARAMS, type InstallManifest } from './generate-install.js';
@@ -98,9 +98,10 @@ async function measureDecode(m: InstallManifest, details: Record<string, unknown
     const c = d.codecs.find((x) => x.codec === codec);
     if (!c) { out.push(targetResult(name, null, `no ${codec} blocks in the install`)); continue; }
     const one = `${r2(c.app[1]! / c.raw[1]!)} at 1 thread (${c.app[1]!.toFixed(0)} vs ${c.raw[1]!.toFixed(0)} MiB/s)`;
+    const pool = `the pool's decode() alone on the same blocks in memory: ${c.pool[T]!.toFixed(0)} MiB/s (${r2(c.pool[T]! / c.raw[T]!)} of raw)`;
     out.push(targetResult(name, c.app[T]! / c.raw[T]!,
       `app ${c.app[T]!.toFixed(0)} MiB/s (readChunk through a ${T}-thread pool) vs ${raw} ${c.raw[T]!.toFixed(0)} MiB/s in ${T} worker_threads, ` +
-      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}; ${one}`));
+      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}; ${one}; ${pool}`));
   }
   // Scaling: all three codecs' blocks together, app and raw, two threads against one.
   if (T === 1) {
@@ -162,6 +163,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 const started = performance.now();
+const loadBefore = loadavg()[0]!;
 const params = quick ? QUICK_PARAMS : FULL_PARAMS;
 const manifest = await generateInstall(params, { force: argv.includes('--regenerate'), log });
 log(`install: ${manifest.root} (${manifest.files.toLocaleString('en-US')} files, ${(manifest.bytes / 2 ** 30).toFixed(2)} GiB)`);
@@ -203,10 +205,15 @@ const results: BenchResults = {
     path: manifest.root,
   },
   targets,
-  details: { ...details, benchSeconds: Math.round((performance.now() - started) / 1000), generateSeconds: Math.round(manifest.generateSeconds) },
+  details: { ...details, loadAverage: { start: Number(loadBefore.toFixed(1)), end: Number(loadavg()[0]!.toFixed(1)) }, benchSeconds: Math.round((performance.now() - started) / 1000), generateSeconds: Math.round(manifest.generateSeconds) },
 };
 const problems = validateResults(results);
 if (problems.length) throw new Error(`results do not have the promised shape: ${problems.join('; ')}`);
+if (only) {
+  // A partial run prints its figures but leaves the results files to whole runs.
+  process.stdout.write(`\n${formatTable(results)}\n\n(--only: results files not written)\n`);
+  process.exit(0);
+}
 const json = `${JSON.stringify(results, null, 2)}\n`;
 const md = formatMarkdown(results);
 const here = join(PROJECT_ROOT, 'bench');

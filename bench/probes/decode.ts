@@ -8,9 +8,13 @@
  * chunks' stored blocks loaded into memory beforehand and split over T plain worker_threads
  * running the raw decoder (raw-decode-worker.ts). Passes alternate app, raw, app, raw ... after a
  * warm-up pass of each; the median pass counts. Rates are decoded bytes per second.
+ *
+ * Also the pool alone: the same blocks, already in memory, handed to the pool's decode() one
+ * chunk per call (as readChunk hands them), so the pool's own cost shows apart from the reads.
  */
 import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iostore/container.js';
-import { createWorkerPool } from '../../src/core/workers/pool.js';
+import type { BlockJob } from '../../src/core/workers/block-job.js';
+import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
 import { Rng } from '../rng.js';
 import { emitResult, median, probeArgs, progress } from './probe-io.js';
 import { loadBlocks, rawPass, startRawWorkers, type ChunkRef } from './raw-blocks.js';
@@ -36,6 +40,8 @@ export interface CodecRates {
   /** threads → MiB/s */
   app: Record<number, number>;
   raw: Record<number, number>;
+  /** The pool's decode() on blocks in memory. */
+  pool: Record<number, number>;
   /** threads → every pass's seconds */
   appPasses: Record<number, number[]>;
   rawPasses: Record<number, number[]>;
@@ -88,15 +94,33 @@ async function appPass(containers: Map<string, IoStoreContainer>, picks: Pick[],
   return (performance.now() - t0) / 1000;
 }
 
+/** The pool's decode() over in-memory blocks, one call per chunk, 4 x T calls in flight. */
+async function poolPass(pool: WorkerPool, chunks: BlockJob[][], bytes: number, inFlight: number): Promise<number> {
+  let next = 0;
+  let decoded = 0;
+  const t0 = performance.now();
+  const lane = async (): Promise<void> => {
+    while (next < chunks.length) {
+      for (const out of await pool.decode(chunks[next++]!)) decoded += out.length;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  if (decoded !== bytes) throw new Error(`pool decoded ${decoded} bytes, expected ${bytes}`);
+  return (performance.now() - t0) / 1000;
+}
+
 const results: CodecRates[] = [];
 for (const codec of CODECS) {
   const { picks, tocs } = await pickChunks(codec);
   if (picks.length === 0) continue;
-  const { input, blocks } = await loadBlocks(codec, picks, (path) => tocs.get(path)!.toc);
+  const { input, blocks, chunkStarts } = await loadBlocks(codec, picks, (path) => tocs.get(path)!.toc);
+  const jobs: BlockJob[][] = chunkStarts.map((first, i) => blocks.slice(first, chunkStarts[i + 1] ?? blocks.length).map(([at, size, plain]) => ({
+    data: input.subarray(at!, at! + size!), codec, compressedSize: size!, uncompressedSize: plain!,
+  })));
   const bytes = blocks.reduce((n, b) => n + b[2]!, 0);
   const rates: CodecRates = {
     codec, chunks: picks.length, blocks: blocks.length, bytes, compressedBytes: input.length,
-    app: {}, raw: {}, appPasses: {}, rawPasses: {},
+    app: {}, raw: {}, pool: {}, appPasses: {}, rawPasses: {},
   };
   for (const threads of args.threads) {
     const pool = createWorkerPool({ threads, workerFile: args.workerFile });
@@ -105,17 +129,21 @@ for (const codec of CODECS) {
     const workers = await startRawWorkers(args.rawWorkerFile, codec, input, blocks, threads);
     const appTimes: number[] = [];
     const rawTimes: number[] = [];
+    const poolTimes: number[] = [];
     await appPass(containers, picks, 4 * threads); // warm-up: workers started, JIT, page cache
     await rawPass(workers, bytes);
+    await poolPass(pool, jobs, bytes, 4 * threads);
     for (let r = 0; r < args.reps; r++) {
       appTimes.push(await appPass(containers, picks, 4 * threads));
       rawTimes.push(await rawPass(workers, bytes));
+      poolTimes.push(await poolPass(pool, jobs, bytes, 4 * threads));
     }
+    rates.pool[threads] = bytes / median(poolTimes) / 2 ** 20;
     rates.appPasses[threads] = appTimes;
     rates.rawPasses[threads] = rawTimes;
     rates.app[threads] = bytes / median(appTimes) / 2 ** 20;
     rates.raw[threads] = bytes / median(rawTimes) / 2 ** 20;
-    progress(`${codec} x${threads}: app ${rates.app[threads]!.toFixed(0)} MiB/s, raw ${rates.raw[threads]!.toFixed(0)} MiB/s ` +
+    progress(`${codec} x${threads}: app ${rates.app[threads]!.toFixed(0)} MiB/s, pool ${rates.pool[threads]!.toFixed(0)} MiB/s, raw ${rates.raw[threads]!.toFixed(0)} MiB/s ` +
       `(${(bytes / 2 ** 20).toFixed(0)} MiB in ${blocks.length} blocks)`);
     await Promise.all(workers.map((w) => w.terminate()));
     await Promise.all([...containers.values()].map((c) => c.close()));

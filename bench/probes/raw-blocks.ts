@@ -13,11 +13,14 @@ import type { RawCodec, RawLoad, RawReply } from './raw-decode-worker.js';
 export interface ChunkRef { utocPath: string; ref: number; size: number }
 
 /** The stored blocks of the picked chunks, read straight from the .ucas files. */
-export async function loadBlocks(codec: RawCodec, picks: readonly ChunkRef[], tocOf: (utocPath: string) => Toc): Promise<{ input: Uint8Array; blocks: number[][] }> {
+export async function loadBlocks(codec: RawCodec, picks: readonly ChunkRef[], tocOf: (utocPath: string) => Toc):
+  Promise<{ input: Uint8Array; blocks: number[][]; chunkStarts: number[] }> {
   const blocks: number[][] = []; // [offset in input, compressed, uncompressed]
+  const chunkStarts: number[] = []; // index of each chunk's first block
   const parts: Uint8Array[] = [];
   let at = 0;
   for (const p of picks) {
+    chunkStarts.push(blocks.length);
     const toc = tocOf(p.utocPath);
     const [b0, b1] = blockRange(toc, toc.chunkOffsets[p.ref]!, toc.chunkLengths[p.ref]!);
     const fh = await open(partitionPath(p.utocPath, 0), 'r');
@@ -35,7 +38,7 @@ export async function loadBlocks(codec: RawCodec, picks: readonly ChunkRef[], to
       await fh.close();
     }
   }
-  return { input: Buffer.concat(parts), blocks };
+  return { input: Buffer.concat(parts), blocks, chunkStarts };
 }
 
 /** T raw workers, each holding an equal share (by decoded bytes) of the blocks. */

@@ -15,9 +15,12 @@ import type {
   AddKeysResult, ApiEvent, AppInfo, ExportRequest, ExportStarted, FileDetails, FileListRequest, FileListWritten, HashCheck,
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
+import type { GraphDirection, GraphFindView, GraphPathView, GraphStatsView, PackageGraphView, PackageView } from '../shared/package-api.js';
 import type { Dialogs } from './dialogs.js';
 import { ExportService } from './export.js';
 import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
+import { GraphService } from './graph.js';
+import { PackageService } from './packages.js';
 import { RecentList } from './recent.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 
@@ -62,6 +65,8 @@ export class Backend implements PakScopeApi {
   private readonly openFn: OpenInstallFn;
   private readonly exports: ExportService;
   private readonly keys: KeyService;
+  private readonly packages = new PackageService();
+  private readonly graphs = new GraphService(this.packages);
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -162,6 +167,8 @@ export class Backend implements PakScopeApi {
     this.installs.delete(req.installId);
     entry.abort.abort();
     await this.exports.cancelInstall(req.installId);
+    this.graphs.forget(req.installId);
+    await this.packages.forget(req.installId);
     const opened = await entry.ready.catch(() => null);
     await opened?.install.close();
   }
@@ -238,6 +245,8 @@ export class Backend implements PakScopeApi {
     const added = await this.keys.add(install, entry.root, req.keys);
     // The install changed in place: later openInstall calls for it answer the new summary.
     loaded.summary = summarizeInstall(entry.id, entry.root, install);
+    this.graphs.forget(entry.id); // new containers: new packages and edges
+    await this.packages.forget(entry.id);
     return { ...added, summary: loaded.summary, status: await this.keys.status(install, entry.root) };
   }
 
@@ -245,6 +254,32 @@ export class Backend implements PakScopeApi {
     const { entry, install } = await this.opened(req.installId);
     await this.keys.forget(entry.root, req.keyId);
     return this.keys.status(install, entry.root);
+  }
+
+  // ---- packages and the dependency graph (packages.ts, graph.ts) ----
+
+  async openPackage(req: { installId: string; path: string; engine?: string }): Promise<PackageView> {
+    return this.packages.open(req.installId, await this.install(req.installId), req);
+  }
+
+  async readPackageBytes(req: { installId: string; path: string; offset?: number; length?: number }): Promise<{ bytes: Uint8Array; total: number }> {
+    return this.packages.readBytes(req.installId, await this.install(req.installId), req);
+  }
+
+  async packageGraph(req: { installId: string; package: string; direction: GraphDirection; depth?: number }): Promise<PackageGraphView> {
+    return this.graphs.view(req.installId, await this.install(req.installId), req);
+  }
+
+  async graphStats(req: { installId: string }): Promise<GraphStatsView> {
+    return this.graphs.stats(req.installId, await this.install(req.installId));
+  }
+
+  async graphPath(req: { installId: string; from: string; to: string }): Promise<GraphPathView> {
+    return this.graphs.path(req.installId, await this.install(req.installId), req);
+  }
+
+  async graphFind(req: { installId: string; query: string; limit?: number }): Promise<GraphFindView> {
+    return this.graphs.find(req.installId, await this.install(req.installId), req);
   }
 
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { Dialogs } from '../backend/dialogs.js';
 import { SafeStorageKeyStore, type KeyStore } from '../backend/keys.js';
+import { RecentList } from '../backend/recent.js';
 import type { ApiEvent, AppInfo, PakScopeApi } from '../shared/api.js';
 import { APP_ID, APP_NAME } from './app-identity.js';
 import { pathFromArgv, pathFromSecondInstance, type HandoffData } from './argv.js';
@@ -38,6 +39,11 @@ export interface AppConfig {
   iconPath?: string;
   /** Where the window state is kept; default: window-state.json in the user-data folder. */
   stateStore?: StateStore;
+  /**
+   * The recent installs for File > Open Recent; default: the backend's recent.json in the
+   * user-data folder, read directly (the page's API calls stay the page's).
+   */
+  recentInstalls?: () => Promise<string[]>;
   createBackend(deps: { dialogs: Dialogs; info: Omit<AppInfo, 'node'>; configDir: string; keyStore: KeyStore }): AppBackend;
 }
 
@@ -81,6 +87,7 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   });
 
   const store = config.stateStore ?? fileStateStore(app.getPath('userData'));
+  const recentList = new RecentList(app.getPath('userData'));
   const state = parseWindowState(store.read());
   const win = shell.createWindow(mainWindowOptions({
     preload: config.preloadPath,
@@ -101,7 +108,7 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   const desktop = new Desktop({
     shell,
     window: win,
-    recentInstalls: () => backend.recentInstalls(),
+    recentInstalls: config.recentInstalls ?? (() => recentList.list()),
     open: (path) => inbox.push(path),
     pickFolder: dialogs.pickFolder,
     pickFile: dialogs.pickFile,

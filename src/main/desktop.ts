@@ -54,7 +54,8 @@ export class Desktop {
 
   async refreshRecent(): Promise<void> {
     try {
-      this.recent = await this.deps.recentInstalls();
+      const list: unknown = await this.deps.recentInstalls();
+      this.recent = Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
     } catch {
       this.recent = []; // an unreadable list is an empty menu, not a failure
     }

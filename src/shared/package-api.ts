@@ -105,6 +105,8 @@ export interface PackageGraphView {
   referencerCount: number;
   /** Some nodes were left out (cap on nodes). */
   truncated: boolean;
+  /** Set when the view is not from the install's graph (a loose package outside a Content folder): why. */
+  note?: string;
 }
 
 export interface GraphStatsView {

@@ -68,12 +68,6 @@ describe('pakscope help and arguments', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.out)).toEqual({ error: expect.stringContaining('AES key') });
   });
-
-  it('answers the package form of info with exit 2 for now', async () => {
-    const r = await pakscope(['info', ISLE999, 'TheIsle/Content/Mods/BP_ModLoader.uasset']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/package view not supported yet/);
-  });
 });
 
 describe('pakscope ls', () => {

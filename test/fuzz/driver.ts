@@ -135,7 +135,7 @@ async function minimize(runner: Runner, recipe: Recipe, signature: string): Prom
   return best;
 }
 
-const CLI_COMMANDS: CliCommand[] = ['ls', 'info', 'verify', 'cat'];
+const CLI_COMMANDS: CliCommand[] = ['ls', 'tree', 'info', 'info-package', 'verify', 'cat', 'deps', 'props'];
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'pakscope-fuzz-'));
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
         const source = targets[rng.int(targets.length)]!;
         const container = source.kind === 'utoc' || source.kind === 'ucas' || source.kind === 'pak';
         const cli = container && index % cliEvery === 0
-          ? CLI_COMMANDS.filter(() => rng.chance(0.5)).slice(0, 2) : [];
+          ? CLI_COMMANDS.filter(() => rng.chance(0.3)).slice(0, 2) : [];
         const pool = usesOodle(source) && rng.chance(0.5);
         const recipe = makeRecipe(env, source, (baseSeed + index * 7919) >>> 0, { cli, pool });
         const { result } = await runner.run(recipe);

@@ -42,7 +42,8 @@ import { FUZZ_AES_KEYS, SourceBytes, type Source } from './sources.js';
 export const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(PROJECT, 'bin', 'pakscope.mjs');
 
-export type CliCommand = 'ls' | 'info' | 'verify' | 'cat';
+/** `info-package` is `info <path> <package>`; cat, deps, props and info-package name a file or package of the unmutated container. */
+export type CliCommand = 'ls' | 'tree' | 'info' | 'info-package' | 'verify' | 'cat' | 'deps' | 'props';
 
 /** One regression case: never the bytes, only how to make them from a source. */
 export interface Recipe {
@@ -97,7 +98,7 @@ export class CaseEnv {
   readonly stepLimitMs: number;
   readonly cliLimitMs: number;
   private poolInstance: WorkerPool | undefined;
-  private readonly firstFiles = new Map<string, Promise<string | null>>();
+  private readonly firstFiles = new Map<string, Promise<{ file: string | null; pkg: string | null }>>();
   private counter = 0;
   private readonly files = new Map<string, Uint8Array>();
   private readonly usmaps = new Map<string, Usmap | undefined>();
@@ -151,19 +152,20 @@ export class CaseEnv {
     return d;
   }
 
-  /** A file path the unmutated container lists (for `cat`), or null. */
-  firstFile(source: Source, containerPath: string): Promise<string | null> {
+  /** A file path and a package name the unmutated container has (for `cat`, `deps`, `props`), or null. */
+  firstFile(source: Source, containerPath: string): Promise<{ file: string | null; pkg: string | null }> {
     let p = this.firstFiles.get(source.name);
     if (!p) {
       p = (async () => {
         const install = await openInstall([containerPath], { keys: this.keys });
         try {
           const first = install.files()[Symbol.iterator]().next();
-          return first.done ? null : first.value.path;
+          const pkg = new InstallPackages(install).index.packages().next();
+          return { file: first.done ? null : first.value.path, pkg: pkg.done ? null : pkg.value.name };
         } finally {
           await install.close();
         }
-      })().catch(() => null);
+      })().catch(() => ({ file: null, pkg: null }));
       this.firstFiles.set(source.name, p);
     }
     return p;
@@ -505,11 +507,12 @@ async function containerCase(env: CaseEnv, s: Steps, source: Source, recipe: Rec
 const SYSTEM_FAILURE = /\b(ENOSPC|EIO|EMFILE|ENFILE|ENOMEM|EPIPE)\b/;
 
 async function runCliStep(env: CaseEnv, s: Steps, source: Source, cmd: CliCommand, path: string, original: string): Promise<void> {
-  const args = [cmd, path];
-  if (cmd === 'cat') {
-    const file = await env.firstFile(source, original);
-    if (!file) return;
-    args.push(file);
+  const args = [cmd === 'info-package' ? 'info' : cmd, path];
+  if (cmd === 'cat' || cmd === 'deps' || cmd === 'props' || cmd === 'info-package') {
+    const { file, pkg } = await env.firstFile(source, original);
+    const ref = cmd === 'cat' ? file : pkg;
+    if (!ref) return;
+    args.push(ref);
   }
   for (const k of FUZZ_AES_KEYS) args.push('--aes-key', k);
   const step = `cli ${cmd}`;

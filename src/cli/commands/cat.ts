@@ -4,6 +4,7 @@
  */
 import type { Archive } from '../../core/archive.js';
 import { IoStoreContainer } from '../../core/iostore/container.js';
+import { PakArchive } from '../../core/pak/pak-archive.js';
 import { createWorkerPool } from '../../core/workers/pool.js';
 import type { Command } from '../command.js';
 import type { Output } from '../output.js';
@@ -50,9 +51,12 @@ export const catCommand: Command = {
 };
 
 async function writeFile(out: Output, archive: Archive, ref: number, size: number): Promise<void> {
-  if (archive instanceof IoStoreContainer && size > PIECE) {
+  // A pak entry over 2 GiB cannot be one read (PakArchive.read refuses it): read both kinds in pieces.
+  const readRange = archive instanceof IoStoreContainer ? archive.readChunkRange.bind(archive)
+    : archive instanceof PakArchive ? archive.readRange.bind(archive) : undefined;
+  if (readRange && size > PIECE) {
     const readPiece = (at: number): Promise<Uint8Array> => {
-      const p = archive.readChunkRange(ref, at, PIECE);
+      const p = readRange(ref, at, PIECE);
       p.catch(() => undefined); // awaited below; this only keeps a failure during a write from going unhandled
       return p;
     };

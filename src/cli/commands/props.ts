@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isContainerFile } from '../../core/install/scan.js';
 import { InstallPackages } from '../../core/package/open-package.js';
+import { COMPANION_EXTENSIONS, extensionOf } from '../../core/package/package-files.js';
 import { installPackageProperties, packageFileProperties, type OpenedProperties } from '../../core/properties/open.js';
 import type { ExportProperties, PropertyEntry, PropertyValue, PropsJson } from '../../core/properties/types.js';
 import { parseUsmap } from '../../core/usmap/parse.js';
@@ -64,6 +65,9 @@ export const propsCommand: Command = {
       const [path] = args as [string];
       await session.requireFile(path, 'props');
       if (isContainerFile(path)) throw new UsageError(`${path} is a container: name the package inside it too (props <path> <package>)`, 'props');
+      if (COMPANION_EXTENSIONS.includes(extensionOf(path))) {
+        throw new UsageError(`${path} holds data of the package beside it: name its .uasset or .umap`, 'props');
+      }
       opened = await packageFileProperties(path, opts);
     }
     for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);

@@ -195,7 +195,7 @@ export class DependencyGraphBuilder {
   build(): DependencyGraph {
     const n = this.ids.length;
     const [fwdOffsets, fwd] = compress(n, this.from, this.to);
-    const [revOffsets, rev] = compress(n, this.to, this.from);
+    const [revOffsets, rev] = reverse(n, fwdOffsets, fwd);
     return new DependencyGraph(this.ids, this.names, this.held.slice(0, n), fwdOffsets, fwd, revOffsets, rev, this.index, this.problems);
   }
 }
@@ -228,6 +228,19 @@ function compress(nodes: number, keys: IntList, values: IntList): [Int32Array, I
   }
   offsets[nodes] = w;
   return [offsets, w === m ? targets : targets.slice(0, w)];
+}
+
+/** The CSR of the reversed edges; the forward edges are distinct already, so these are too. */
+function reverse(nodes: number, offsets: Int32Array, targets: Int32Array): [Int32Array, Int32Array] {
+  const revOffsets = new Int32Array(nodes + 1);
+  for (let i = 0; i < targets.length; i++) revOffsets[targets[i]! + 1]!++;
+  for (let i = 0; i < nodes; i++) revOffsets[i + 1]! += revOffsets[i]!;
+  const fill = revOffsets.slice(0, nodes);
+  const rev = new Int32Array(targets.length);
+  for (let a = 0; a < nodes; a++) {
+    for (let i = offsets[a]!, end = offsets[a + 1]!; i < end; i++) rev[fill[targets[i]!]!++] = a;
+  }
+  return [revOffsets, rev];
 }
 
 export class DependencyGraph {

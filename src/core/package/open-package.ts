@@ -231,6 +231,7 @@ export class InstallPackages {
     const resolved = resolvePackage(pkg, { scriptObjects: scripts.found?.objects, importedPackages: imported });
     const model = zenToPackageModel(pkg, resolved, {
       scriptObjects: scripts.found?.objects,
+      ...(scripts.found ? { scriptObjectsFrom: scripts.found.container } : {}),
       engine: engineLabel(ctx.tocVersion, ctx.header?.version, engine),
       containerHeaderVersion: ctx.header?.version ?? null,
       tocVersion: ctx.tocVersion,

@@ -13,8 +13,10 @@ import type { ScriptObjects } from '../zen/script-objects.js';
 import type { ObjectRef, ZenPackage } from '../zen/types.js';
 
 export interface ZenModelContext {
-  /** Where the script objects came from (a global container's path), when found. */
+  /** The global script objects, when found. */
   scriptObjects?: ScriptObjects;
+  /** The global container they came from. */
+  scriptObjectsFrom?: string;
   /** Engine release label the layout was chosen for ("UE5.4"), or the releases that write these versions. */
   engine?: string | null;
   containerHeaderVersion?: number | null;
@@ -141,7 +143,7 @@ export function zenToPackageModel(pkg: ZenPackage, r: ResolvedPackage, ctx: ZenM
       bulkData: pkg.bulkData,
       cellImports: pkg.cellImports,
       cellExports: pkg.cellExports,
-      scriptObjects: ctx.scriptObjects?.file ?? null,
+      scriptObjects: ctx.scriptObjectsFrom ?? null,
     },
     issues: [],
     warnings: pkg.warnings,

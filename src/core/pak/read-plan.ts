@@ -10,6 +10,11 @@ import { AES_BLOCK, alignAes, isEncrypted, type PakEntry } from './entry.js';
 export const STORED_PIECE = 1 << 20;
 /** No engine writes compression blocks anywhere near this; a bigger claim is damage. */
 export const MAX_BLOCK_BYTES = 1 << 30;
+/**
+ * No codec packs more than this many bytes into one (Oodle's bound; Zlib's is 1032): a larger
+ * size is refused before a buffer for it is made.
+ */
+const MAX_COMPRESSION_RATIO = 65536;
 
 export interface ReadPiece {
   /** File offset of the stored bytes. */
@@ -64,6 +69,9 @@ export function planEntryRead(e: PakEntry, file: string, fileSize: number, path:
     if (stored > e.compressedSize + (encrypted ? count * AES_BLOCK : 0)) {
       throw fail(`compression blocks hold ${stored} bytes but the entry stores ${e.compressedSize}`);
     }
+    if (e.uncompressedSize > stored * MAX_COMPRESSION_RATIO + count * 1024) {
+      throw fail(`${e.uncompressedSize} bytes cannot come from the ${stored} bytes its ${count} compression blocks store`);
+    }
     const pieces: ReadPiece[] = [];
     const last = Math.min(count, Math.ceil(to / blockSize));
     for (let i = Math.floor(from / blockSize); i < last; i++) {
@@ -82,6 +90,9 @@ export function planEntryRead(e: PakEntry, file: string, fileSize: number, path:
     inFile(dataStart, pad(e.compressedSize));
     if (e.uncompressedSize > MAX_BLOCK_BYTES) {
       throw fail(`a compressed entry of ${e.uncompressedSize} bytes without blocks is implausible (limit ${MAX_BLOCK_BYTES})`);
+    }
+    if (e.uncompressedSize > e.compressedSize * MAX_COMPRESSION_RATIO + 1024) {
+      throw fail(`${e.uncompressedSize} bytes cannot come from its ${e.compressedSize} compressed bytes`);
     }
     if (to <= from) return [];
     return [{

@@ -13,7 +13,6 @@ import type { PropertyContext } from './context.js';
 import { readObjectProperties } from './object.js';
 import type { PackageProperties } from './types.js';
 import type { PropertyVersions } from './versions.js';
-import { classSchemas } from './class-schema.js';
 
 export interface ReadPropertiesOptions {
   /** The mappings unversioned properties are read with. */
@@ -55,7 +54,6 @@ export function uassetProperties(pkg: UAssetPackage, bytes: Uint8Array, uexp?: U
       base: start, file: inUexp ? uexpName : pkg.fileName, serialSize: e.serialSize,
     };
   });
-  if (unversioned) ctx.localStructs = classSchemas(ctx, objects);
   return {
     package: pkg.packageName,
     exports: objects.map((o) => readObjectProperties(ctx, o)),
@@ -97,6 +95,5 @@ export function zenProperties(pkg: ZenPackage, chunk: Uint8Array, resolved: Reso
       base: Math.max(0, start), file: pkg.file, serialSize: start >= 0 ? e.cookedSerialSize : 0,
     };
   });
-  if (unversioned) ctx.localStructs = classSchemas(ctx, objects);
   return { package: pkg.name, exports: objects.map((o) => readObjectProperties(ctx, o)) };
 }

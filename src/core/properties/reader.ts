@@ -18,7 +18,7 @@ import { NATIVE_ALTERNATIVES, NATIVE_STRUCTS } from './native-structs.js';
 import { type PropertyTag, readTag } from './tag.js';
 import { readText } from './text.js';
 import type { PropertyEntry, PropertyValue } from './types.js';
-import { floatValue, float32Value, int64Value, toHex } from './values.js';
+import { floatValue, float32Value, int64Value, rawSuffix, toHex } from './values.js';
 import {
   hasCompleteTypeName, hasFieldPathOwner, hasInnerArrayTag, hasLegacyInstancedStructHeader, hasSoftObjectPath,
   hasSoftObjectPathList, hasTagExtensions, hasTopLevelAssetPath, hasUtf8SoftObjectSubPath,
@@ -176,7 +176,7 @@ export class PropertyReader {
     entry.value = toHex(bytes.bytes);
     entry.raw = true;
     entry.offset = r.base + tag.valueStart - this.exportBase;
-    entry.note = lastProblem ? `kept raw: ${lastProblem}` : `kept raw: ${typeName(tag.type)} is not a type this reader knows`;
+    entry.note = (lastProblem ? `kept raw: ${lastProblem}` : `kept raw: ${typeName(tag.type)} is not a type this reader knows`) + rawSuffix(tag.size);
     return entry;
   }
 

@@ -16,7 +16,7 @@ import type { Ue12Export, Ue12Package } from '../ue12/package.js';
 import { Ue12Version } from '../ue12/versions.js';
 import type { ExportProperties, PackageProperties, PropertyEntry, PropertyValue } from './types.js';
 import { detailOf } from './reader.js';
-import { float32Value, toHex } from './values.js';
+import { float32Value, rawSuffix, toHex } from './values.js';
 
 /** UE1/2 property types by their info-byte number. */
 const TYPES: Record<number, string> = {
@@ -87,7 +87,7 @@ class Ue12Reader {
     const typeNumber = info & 0x0f;
     const type = TYPES[typeNumber];
     if (type === undefined) throw r.error(`property "${name}" has unknown type ${typeNumber}`, infoAt);
-    const tag: Ue12Tag = { name, type, size: 0, arrayIndex: 0, boolValue: false };
+    const tag: Ue12Tag = { name, type: type === 'StringProperty' && this.version >= DELEGATE_PROPERTY ? 'DelegateProperty' : type, size: 0, arrayIndex: 0, boolValue: false };
     if (type === 'StructProperty') tag.structName = this.name(r);
     switch (info & 0x70) {
       case 0x00: tag.size = 1; break;
@@ -143,7 +143,7 @@ class Ue12Reader {
           entry.value = toHex(sub.bytes);
           entry.raw = true;
           entry.offset = r.base + start - base;
-          entry.note = `kept raw: ${problem}`;
+          entry.note = `kept raw: ${problem}${rawSuffix(tag.size)}`;
         }
       }
       out.push(entry);
@@ -160,9 +160,8 @@ class Ue12Reader {
       case 'ClassProperty':
         return this.object(r);
       case 'NameProperty': return this.name(r);
-      case 'StringProperty':
-        if (this.version >= DELEGATE_PROPERTY) return { object: this.object(r), function: this.name(r) };
-        return fixedString(r, tag.size);
+      case 'StringProperty': return fixedString(r, tag.size);
+      case 'DelegateProperty': return { object: this.object(r), function: this.name(r) };
       case 'StrProperty': return this.string(r);
       case 'PointerProperty': return r.i32();
       case 'VectorProperty': return vector(r);
@@ -171,6 +170,8 @@ class Ue12Reader {
       case 'ArrayProperty': {
         const n = r.compactIndex();
         if (n === 0 && r.remaining === 0) return [];
+        // One byte per element can only be bytes; other sizes need the class's definition.
+        if (n > 0 && r.remaining === n) return Array.from(r.bytesView(n));
         throw new NeedsClassError(r, `an array of ${n} elements whose type only the class definition gives`);
       }
       default:
@@ -239,8 +240,9 @@ const BINARY_STRUCTS: Record<string, (pr: Ue12Reader, r: BinaryReader) => Proper
   },
   PointRegion: (p, r) => ({ Zone: p.object(r), iLeaf: r.i32(), ZoneNumber: r.u8() }),
   Region: (p, r) => ({ Zone: p.object(r), iLeaf: r.i32(), ZoneNumber: r.u8() }),
-  Plane: (_p, r) => ({ X: f(r), Y: f(r), Z: f(r), W: f(r) }),
-  Sphere: (_p, r) => ({ X: f(r), Y: f(r), Z: f(r), W: f(r) }),
+  // "struct Plane extends Vector": a struct's own fields serialize before its super's.
+  Plane: (_p, r) => ({ W: f(r), X: f(r), Y: f(r), Z: f(r) }),
+  Sphere: (_p, r) => ({ W: f(r), X: f(r), Y: f(r), Z: f(r) }),
   Quat: (_p, r) => ({ X: f(r), Y: f(r), Z: f(r), W: f(r) }),
   Scale: (_p, r) => ({ Scale: vector(r), SheerRate: f(r), SheerAxis: r.u8() }),
   Coords: (_p, r) => ({ Origin: vector(r), XAxis: vector(r), YAxis: vector(r), ZAxis: vector(r) }),

@@ -41,6 +41,11 @@ export function ticksToIso(ticks: bigint): string {
 /** Raw values keep at most this many bytes as hex (the hex view shows the rest). */
 export const MAX_RAW_BYTES = 1024 * 1024;
 
+/** What a raw value's note says after its reason when only its first bytes are kept. */
+export function rawSuffix(length: number): string {
+  return length > MAX_RAW_BYTES ? ` (the first ${MAX_RAW_BYTES} of its ${length} bytes are shown)` : '';
+}
+
 export function toHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, Math.min(b.length, MAX_RAW_BYTES)).toString('hex');
 }

@@ -1,0 +1,209 @@
+/**
+ * The benchmark's synthetic install, in small: what the generator writes must read back through
+ * PakScope's own readers exactly as the catalog planned it (paths, package ids, imports, codecs,
+ * the AES container, the copied Oodle blocks' hashes), and the results file must have the shape
+ * the README promises.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KINDS } from '../../bench/asset-kinds.js';
+import { buildCatalog, type Asset } from '../../bench/catalog.js';
+import { codecOfContainer, generateInstall, type InstallManifest, type InstallParams } from '../../bench/generate-install.js';
+import { formatMarkdown, formatTable, meets, TARGET_SPECS, targetResult, validateResults, type BenchResults } from '../../bench/results.js';
+import { KeyRing } from '../../src/core/crypto/keys.js';
+import { zenLayoutFor } from '../../src/core/engine-versions.js';
+import { packageIdFromName } from '../../src/core/hash/cityhash64.js';
+import { mountPathToPackageName } from '../../src/core/install/game-path.js';
+import { openInstall, type Install } from '../../src/core/install/install.js';
+import { findStoreEntry, parseContainerHeader, type ContainerHeader } from '../../src/core/iostore/container-header.js';
+import { IoStoreContainer } from '../../src/core/iostore/container.js';
+import { resolvePackage } from '../../src/core/zen/resolve.js';
+import { parseScriptObjects } from '../../src/core/zen/script-objects.js';
+import { parseZenPackage } from '../../src/core/zen/zen-package.js';
+
+/** 15 containers: the 15th (index 14) is the AES one. */
+const PARAMS: InstallParams = { packages: 400, containers: 15, seed: 99 };
+let dir: string;
+let manifest: InstallManifest;
+let catalog: Asset[];
+let install: Install;
+const headers = new Map<string, ContainerHeader>();
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pakscope-test-bench-'));
+  manifest = await generateInstall(PARAMS, { dir });
+  catalog = buildCatalog(PARAMS);
+  install = await openInstall([manifest.root], { keys: KeyRing.fromArgs([manifest.aesKeyArg]) });
+  for (const a of install.archives) {
+    if (!(a instanceof IoStoreContainer)) continue;
+    const entry = a.entriesOfType('ContainerHeader')[0];
+    if (entry !== undefined) headers.set(a.name, parseContainerHeader(await a.readChunk(entry), a.path));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await install?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const containerOf = (name: string): IoStoreContainer =>
+  install.archives.find((a): a is IoStoreContainer => a instanceof IoStoreContainer && a.name === name)!;
+
+describe('the synthetic install', () => {
+  it('opens whole with the key: every planned file, no problems, the usual top level', () => {
+    const bulk = catalog.filter((a) => a.bulkSize > 0).length;
+    expect(manifest.packages).toBe(400);
+    expect(manifest.files).toBe(400 + bulk);
+    expect(install.problems).toEqual([]);
+    expect(install.fileCount).toBe(manifest.files);
+    expect(install.listDir('').map((e) => e.name)).toEqual(['Engine', 'Game']);
+    // 15 containers + global.utoc; the .pak stubs list nothing and are dropped.
+    expect(install.archives.map((a) => a.name).sort()).toEqual([...Array.from({ length: 15 }, (_, i) => `pakchunk${i}-Windows`), 'global'].sort());
+  });
+
+  it('locks the AES container without the key', async () => {
+    const locked = await openInstall([manifest.root]);
+    try {
+      expect(locked.problems.map((p) => p.path)).toEqual([join(manifest.paksDir, 'pakchunk14-Windows.utoc')]);
+      expect(locked.archives.find((a) => a.name === 'pakchunk14-Windows')!.status.state).toBe('locked');
+    } finally {
+      await locked.close();
+    }
+  });
+
+  it('names files as the engine mounts them: the package name comes back from the path', () => {
+    for (const a of catalog) {
+      expect(install.file(a.path), a.path).toBeDefined();
+      expect(mountPathToPackageName(a.path)).toBe(a.packageName);
+      expect(a.packageId).toBe(packageIdFromName(a.packageName));
+    }
+    expect(catalog.some((a) => a.path.startsWith('Engine/Content/'))).toBe(true);
+    expect(catalog.some((a) => a.path.startsWith('Game/Plugins/GameFeatures/'))).toBe(true);
+    expect(catalog.some((a) => /\/_Generated_\/MainGrid_L0_X-?\d+_Y-?\d+_DL0\.umap$/.test(a.path))).toBe(true);
+  });
+
+  it('uses each container codec it planned; Oodle containers hold the corpus Kraken blocks in their .ubulk files', () => {
+    for (const c of manifest.containers) {
+      const i = Number(/pakchunk(\d+)/.exec(c.name)![1]);
+      expect(c.codec).toBe(i === 14 ? 'Zlib' : codecOfContainer(i));
+      const codecs = String(containerOf(c.name).describe().fields['Codecs']);
+      if (c.codec === 'None') expect(codecs).toMatch(/^None: \d+$/);
+      else if (c.codec === 'Oodle') expect(codecs).toMatch(c.bulkFiles > 0 ? /Oodle: \d+/ : /^None/);
+      else expect(codecs).toBe(`${c.codec}: ${containerOf(c.name).toc.header.compressedBlockEntryCount}`);
+    }
+    expect(manifest.containers.filter((c) => c.encrypted).map((c) => c.name)).toEqual(['pakchunk14-Windows']);
+    expect(manifest.oodleSourceBlocks).toBeGreaterThanOrEqual(20);
+  });
+
+  it('stores hashes that match the decoded bytes, Oodle and AES included', async () => {
+    for (const name of ['pakchunk0-Windows', 'pakchunk3-Windows', 'pakchunk14-Windows']) {
+      const c = containerOf(name);
+      for (const f of c.files()) {
+        const check = await c.verify(f.ref);
+        expect(check?.ok, `${name} ${f.path}`).toBe(true);
+        expect(check?.algorithm).toBe('BLAKE3');
+      }
+    }
+  });
+
+  it('writes container headers whose store entries are the catalog imports, about 10 per package', () => {
+    const byId = new Map(catalog.map((a) => [a.packageId, a]));
+    let imports = 0;
+    for (const c of manifest.containers) {
+      const h = headers.get(c.name)!;
+      expect(h.version).toBe(4); // SoftPackageReferences, UE5.5
+      expect(h.containerId).toBe(c.containerId);
+      expect(h.packageIds.length).toBe(c.packages);
+      h.packageIds.forEach((id, i) => {
+        const asset = byId.get(id)!;
+        expect(asset.container).toBe(Number(/pakchunk(\d+)/.exec(c.name)![1]));
+        expect(h.storeEntries[i]!.importedPackages).toEqual(asset.imports.map((k) => catalog[k]!.packageId));
+        imports += asset.imports.length;
+      });
+    }
+    expect(imports).toBe(manifest.importedPackages);
+    expect(imports / catalog.length).toBeGreaterThan(7);
+    expect(imports / catalog.length).toBeLessThan(13);
+  });
+
+  it('writes Zen packages that parse and resolve: names, imports, classes from global.utoc', async () => {
+    const global = containerOf('global');
+    const scriptObjects = parseScriptObjects(await global.readChunk(global.entriesOfType('ScriptObjects')[0]!), global.path);
+    for (const a of catalog.filter((_, i) => i % 7 === 0)) {
+      const { archive, file } = install.file(a.path)!.providers[0]!;
+      const c = archive as IoStoreContainer;
+      const h = headers.get(c.name)!;
+      const layout = zenLayoutFor({ containerHeaderVersion: h.version, tocVersion: c.toc.header.version });
+      const pkg = parseZenPackage(await c.readChunk(file.ref), a.path, { layout, storeEntry: findStoreEntry(h, a.packageId) });
+      expect(pkg.name).toBe(a.packageName);
+      expect(pkg.packageId).toBe(a.packageId);
+      expect(pkg.warnings).toEqual([]);
+      expect(pkg.hasPackageTag).toBe(true);
+      expect(pkg.importedPackageNames).toEqual(a.imports.map((k) => catalog[k]!.packageName));
+      expect(pkg.bulkData.reduce((n, b) => n + b.serialSize, 0)).toBe(a.bulkSize);
+      const resolved = resolvePackage(pkg, { scriptObjects });
+      const kind = KINDS[a.kind];
+      expect(resolved.exports[0]!.classPath).toBe(kind.classPath);
+      expect(resolved.exports[0]!.name).toBe(kind.generatedClass ? `${a.objectName}_C` : a.objectName);
+      expect(resolved.imports.filter((i) => i.kind === 'script').every((i) => i.resolved)).toBe(true);
+      if (a.bulkSize > 0) expect(install.file(a.path.replace(/\.u(asset|map)$/, '.ubulk'))!.size).toBe(a.bulkSize);
+    }
+  });
+
+  it('reuses the cached install: the same manifest comes back without writing', async () => {
+    const again = await generateInstall(PARAMS, { dir });
+    expect(again).toEqual(manifest);
+  });
+});
+
+describe('the results file', () => {
+  const sample = (): BenchResults => ({
+    mode: 'quick',
+    date: '2025-01-01',
+    machine: { cpuModel: 'cpu', cores: 2, memoryMiB: 4096, node: 'v20', os: 'Linux' },
+    install: { packages: 1, files: 1, folders: 1, containers: 1, codecs: { Zlib: 1 }, encryptedContainers: 0, gib: 0, importedPackagesPerPackage: 0, path: '/x' },
+    targets: TARGET_SPECS.map((s) => targetResult(s.name, s.kind === 'min' ? s.target : s.target / 2)),
+    details: {},
+  });
+
+  it('has every target once, under the promised names, targets and units', () => {
+    const r = sample();
+    expect(validateResults(r)).toEqual([]);
+    expect(r.targets.map((t) => t.name)).toEqual(['open_index_s', 'peak_rss_mb', 'graph_s', 'package_view_ms', 'decode_ratio_zlib',
+      'decode_ratio_oodle', 'decode_ratio_lz4', 'worker_scaling', 'extract_ratio_zlib', 'scroll_frame_ms']);
+    expect(r.targets.map((t) => [t.target, t.unit])).toEqual([[0.5, 's'], [400, 'MB'], [2, 's'], [50, 'ms'], [0.9, 'x raw'],
+      [0.9, 'x raw'], [0.9, 'x raw'], [1.7, 'x'], [0.8, 'x raw'], [8, 'ms']]);
+    expect(r.targets.every((t) => t.met)).toBe(true);
+  });
+
+  it('refuses a missing target, a met target without a value, a value without a reason', () => {
+    const r = sample();
+    r.targets = r.targets.filter((t) => t.name !== 'graph_s');
+    r.targets[0] = { ...r.targets[0]!, value: null, met: true };
+    expect(validateResults(r)).toEqual([
+      'target graph_s appears 0 times',
+      'open_index_s: no value cannot meet its target',
+      'open_index_s: a missing value needs a note saying why',
+    ]);
+  });
+
+  it('compares each value the way its target reads', () => {
+    expect(meets('open_index_s', 0.5)).toBe(true);
+    expect(meets('open_index_s', 0.51)).toBe(false);
+    expect(meets('package_view_ms', 50)).toBe(false); // "under 50 ms"
+    expect(meets('decode_ratio_lz4', 0.9)).toBe(true);
+    expect(meets('worker_scaling', 1.69)).toBe(false);
+    expect(meets('extract_ratio_zlib', null)).toBe(false);
+    expect(targetResult('scroll_frame_ms', 3, 'frames dropped', false).met).toBe(false);
+  });
+
+  it('prints the table and the markdown with every target', () => {
+    const r = sample();
+    for (const text of [formatTable(r), formatMarkdown(r)]) {
+      for (const s of TARGET_SPECS) expect(text).toContain(s.name);
+    }
+    expect(formatMarkdown(r).split('\n').filter((l) => l.startsWith('| `'))).toHaveLength(10);
+  });
+});
