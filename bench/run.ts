@@ -99,9 +99,10 @@ async function measureDecode(m: InstallManifest, details: Record<string, unknown
     if (!c) { out.push(targetResult(name, null, `no ${codec} blocks in the install`)); continue; }
     const one = `${r2(c.app[1]! / c.raw[1]!)} at 1 thread (${c.app[1]!.toFixed(0)} vs ${c.raw[1]!.toFixed(0)} MiB/s)`;
     const pool = `the pool's decode() alone on the same blocks in memory: ${c.pool[T]!.toFixed(0)} MiB/s (${r2(c.pool[T]! / c.raw[T]!)} of raw)`;
+    const cpu = `CPU time per pass: app ${r2(c.appCpu[T]!)} s, raw ${r2(c.rawCpu[T]!)} s (raw/app ${r2(c.rawCpu[T]! / c.appCpu[T]!)})`;
     out.push(targetResult(name, c.app[T]! / c.raw[T]!,
       `app ${c.app[T]!.toFixed(0)} MiB/s (readChunk through a ${T}-thread pool) vs ${raw} ${c.raw[T]!.toFixed(0)} MiB/s in ${T} worker_threads, ` +
-      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}; ${one}; ${pool}`));
+      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}; ${one}; ${pool}; ${cpu}`));
   }
   // Scaling: all three codecs' blocks together, app and raw, two threads against one.
   if (T === 1) {

@@ -42,6 +42,12 @@ export interface CodecRates {
   raw: Record<number, number>;
   /** The pool's decode() on blocks in memory. */
   pool: Record<number, number>;
+  /**
+   * threads → CPU seconds of this process (all its threads) per pass, median: what the work costs
+   * whatever else the machine runs, where wall time also counts waiting for a core.
+   */
+  appCpu: Record<number, number>;
+  rawCpu: Record<number, number>;
   /** threads → every pass's seconds */
   appPasses: Record<number, number[]>;
   rawPasses: Record<number, number[]>;
@@ -120,7 +126,7 @@ for (const codec of CODECS) {
   const bytes = blocks.reduce((n, b) => n + b[2]!, 0);
   const rates: CodecRates = {
     codec, chunks: picks.length, blocks: blocks.length, bytes, compressedBytes: input.length,
-    app: {}, raw: {}, pool: {}, appPasses: {}, rawPasses: {},
+    app: {}, raw: {}, pool: {}, appCpu: {}, rawCpu: {}, appPasses: {}, rawPasses: {},
   };
   for (const threads of args.threads) {
     const pool = createWorkerPool({ threads, workerFile: args.workerFile });
@@ -130,15 +136,26 @@ for (const codec of CODECS) {
     const appTimes: number[] = [];
     const rawTimes: number[] = [];
     const poolTimes: number[] = [];
+    const appCpu: number[] = [];
+    const rawCpu: number[] = [];
+    const cpuOf = async (pass: () => Promise<number>, into: number[]): Promise<number> => {
+      const c0 = process.cpuUsage();
+      const seconds = await pass();
+      const c = process.cpuUsage(c0);
+      into.push((c.user + c.system) / 1e6);
+      return seconds;
+    };
     await appPass(containers, picks, 4 * threads); // warm-up: workers started, JIT, page cache
     await rawPass(workers, bytes);
     await poolPass(pool, jobs, bytes, 4 * threads);
     for (let r = 0; r < args.reps; r++) {
-      appTimes.push(await appPass(containers, picks, 4 * threads));
-      rawTimes.push(await rawPass(workers, bytes));
+      appTimes.push(await cpuOf(() => appPass(containers, picks, 4 * threads), appCpu));
+      rawTimes.push(await cpuOf(() => rawPass(workers, bytes), rawCpu));
       poolTimes.push(await poolPass(pool, jobs, bytes, 4 * threads));
     }
     rates.pool[threads] = bytes / median(poolTimes) / 2 ** 20;
+    rates.appCpu[threads] = median(appCpu);
+    rates.rawCpu[threads] = median(rawCpu);
     rates.appPasses[threads] = appTimes;
     rates.rawPasses[threads] = rawTimes;
     rates.app[threads] = bytes / median(appTimes) / 2 ** 20;

@@ -71,7 +71,7 @@ export class PackageService {
   /** Finds the package a tree path names; a .uexp/.ubulk names the .uasset or .umap beside it. */
   locate(packages: InstallPackages, path: string): PackageLocation {
     const clean = path.replace(/\\/g, '/').replace(/^\/+/, '');
-    if (COMPANION_EXTENSIONS.includes(extensionOf(clean)) && !packages.install.file(clean)?.providers[0]?.file.chunkType) {
+    if (COMPANION_EXTENSIONS.includes(extensionOf(clean))) {
       for (const ext of ['.uasset', '.umap']) {
         if (packages.install.file(withoutExtension(clean) + ext)) return packages.locate(withoutExtension(clean) + ext);
       }

@@ -57,7 +57,8 @@ export interface RunningApp {
 
 export async function startApp(shell: ElectronShell, config: AppConfig): Promise<RunningApp | null> {
   const { app } = shell;
-  // Listening from the first moment: macOS sends the file a launch was for before `ready`.
+  // Listening from the first moment: macOS sends the file a launch was for before `ready`, and a
+  // second launch can come while this one is still starting.
   const inbox = new OpenInbox();
   const launchPath = pathFromArgv(config.argv, app.isPackaged, config.cwd);
   inbox.push(launchPath);
@@ -70,13 +71,23 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
     app.quit();
     return null;
   }
+  let window: ShellWindow | null = null;
+  const focusWindow = (): void => {
+    if (!window || window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  };
+  app.onSecondInstance((argv, workingDirectory, data) => {
+    const path = pathFromSecondInstance(argv, workingDirectory, data, app.isPackaged);
+    if (path) inbox.push(path); // delivering focuses the window
+    else focusWindow();
+  });
   if (shell.platform === 'win32') app.setAppUserModelId(APP_ID);
   await app.whenReady();
 
   shell.session.onHeadersReceived((details, callback) => callback({ responseHeaders: withCsp(details.responseHeaders) }));
   shell.session.setPermissionPolicy(isPermissionAllowed);
 
-  let window: ShellWindow | null = null;
   const dialogs = nativeDialogs(shell, () => window);
   const backend = config.createBackend({
     dialogs,
@@ -100,11 +111,6 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   hardenWebContents(win.webContents);
   win.on('ready-to-show', () => win.show());
 
-  const focusWindow = (): void => {
-    if (win.isDestroyed()) return;
-    if (win.isMinimized()) win.restore();
-    win.focus();
-  };
   const desktop = new Desktop({
     shell,
     window: win,
@@ -128,12 +134,6 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
     unsubscribe();
     inbox.close();
     window = null;
-  });
-
-  app.onSecondInstance((argv, workingDirectory, data) => {
-    const path = pathFromSecondInstance(argv, workingDirectory, data, app.isPackaged);
-    if (path) inbox.push(path); // delivering focuses the window
-    else focusWindow();
   });
 
   // The backend closes (exports stop, files close) before the app goes, however it is quit.

@@ -12,7 +12,9 @@ const DIRECTIVES: [string, string][] = [
   ['worker-src', "'self' blob:"],
   // Monaco's codicon font ships as a file next to the bundle.
   ['font-src', "'self'"],
-  ['img-src', "'self'"],
+  // Package thumbnails: the page turns the image bytes the API sent into blob: URLs (its own
+  // memory, never a remote or data: URL).
+  ['img-src', "'self' blob:"],
   // The web client's fetch() and EventSource go to the host that served the page, nowhere else.
   ['connect-src', "'self'"],
   ['object-src', "'none'"],

@@ -123,9 +123,16 @@ describe('a Zen package (cue58 UE5.8, uncompressed IoStore)', () => {
     expect(odd.warnings.join('\n')).toMatch(/4\.18 is not a release with IoStore packages/);
   });
 
+  it('opens the package of a bulk data file', async () => {
+    const v = await backend.openPackage({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Audio/SW_Format_PCM.ubulk' });
+    expect(v.path).toBe('CUE4ParseFixtures/Content/Fixtures/Audio/SW_Format_PCM.uasset');
+    expect(v.model.exports[0]?.class).toBe('SoundWave');
+  });
+
   it('refuses a file that is no package, naming it', async () => {
-    await expect(backend.openPackage({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Audio/SW_Format_PCM.ubulk' })).rejects.toThrow(/SW_Format_PCM\.ubulk is a BulkData chunk, not a package/);
     await expect(backend.openPackage({ installId, path: 'No/Such/File.uasset' })).rejects.toThrow(/no such package/);
+    const { id } = await backend.openInstall({ path: corpus('pak/repak_pack_v11.pak') });
+    await expect(backend.openPackage({ installId: id, path: 'mount/point/root/test.txt' })).rejects.toThrow(/test\.txt.*not an Unreal package/);
   });
 
   it('walks the graph both ways from the container headers', async () => {

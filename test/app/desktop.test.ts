@@ -74,7 +74,7 @@ function boot(o: BootOptions = {}) {
   if (o.platform) shell.platform = o.platform;
   if (o.lock === false) shell.lock = false;
   if (o.displays) shell.displays = o.displays;
-  if (o.ready) shell.app.whenReady = () => o.ready!;
+  if (o.ready) shell.app.whenReady = () => o.ready!.then(() => undefined);
   if (o.loadGate) {
     shell.createWindow = (options) => {
       const w = new FakeWindow(options);
@@ -176,6 +176,16 @@ describe('paths handed over by the OS', () => {
     expect(running!.initialPath).toBe('/games/Baz/pakchunk0-Windows.utoc');
     expect(window().loaded).toEqual({ kind: 'file', target: RENDERER, query: { open: '/games/Baz/pakchunk0-Windows.utoc' } });
     expect(pageEvents(window())).toEqual([]);
+  });
+
+  it('takes a second launch that comes while the first is still starting', async () => {
+    let ready!: () => void;
+    const { shell, started, window } = boot({ ready: new Promise<void>((r) => { ready = () => r(); }) });
+    await tick();
+    shell.secondInstance!(['/opt/PakScope/pakscope', 'Early.pak'], '/games', undefined);
+    ready();
+    expect((await started)!.initialPath).toBe('/games/Early.pak');
+    expect(window().loaded?.query).toEqual({ open: '/games/Early.pak' });
   });
 
   it('holds a path that comes while the page loads until the page listens', async () => {

@@ -101,6 +101,8 @@ describe('content security policy', () => {
     // Exactly the two exceptions Monaco needs.
     expect(directives.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
     expect(directives.get('worker-src')).toEqual(["'self'", 'blob:']);
+    // And the package view's thumbnails (blob: URLs the page makes from the bytes it was sent).
+    expect(directives.get('img-src')).toEqual(["'self'", 'blob:']);
     expect(header.match(/unsafe-inline/g)).toHaveLength(1);
   });
 

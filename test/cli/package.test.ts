@@ -87,6 +87,22 @@ describe('pakscope info <file>', () => {
   });
 });
 
+describe('loose folders', () => {
+  it('list, draw and open their packages like container files', async () => {
+    const legacy = corpus('legacy');
+    const [ls, tree, info] = await Promise.all([
+      pakscope(['ls', legacy, '--json']),
+      pakscope(['tree', legacy]),
+      pakscope(['info', legacy, 'ut99_EnergySword', '--json']),
+    ]);
+    const files = (JSON.parse(ls.out) as { files: { path: string; size: number; container: string }[] }).files;
+    expect(files).toHaveLength(9);
+    expect(files[8]).toEqual({ path: 'ut99_EnergySword.u', size: 33954, container: 'legacy', chunkId: null, chunkType: null });
+    expect(tree.out.split('\n')[0]).toBe(`${legacy} (9 files, 1.5 MiB)`);
+    expect(JSON.parse(info.out)).toMatchObject({ format: 'ue12', name: 'ut99_EnergySword', version: { fileVersion: 69 } });
+  });
+});
+
 describe('pakscope deps', () => {
   it('answers both directions from the container header', async () => {
     const r = await pakscope(['deps', UNCOMPRESSED, '/Game/Fixtures/Properties/DA_AllProperties', '--json']);

@@ -82,7 +82,7 @@ export interface CaseEnvOptions {
   sources: readonly Source[];
   /** Scratch folder of this process; each case works in a subfolder it removes. */
   tmp: string;
-  /** A parse step slower than this is a failure. */
+  /** A parse step slower than this (plus a second per MiB of input) is a failure. */
   stepLimitMs?: number;
   /** A CLI run slower than this is killed and a failure. */
   cliLimitMs?: number;
@@ -377,7 +377,11 @@ export function mutatedBytes(env: CaseEnv, recipe: Recipe): { bytes: Uint8Array;
 
 /** The whole case; a failure of the harness itself is reported as one too, never thrown. */
 export async function runCase(env: CaseEnv, recipe: Recipe): Promise<CaseResult> {
-  const s = new Steps(env.stepLimitMs, env.byName.get(recipe.source)?.kind ?? '?');
+  const source = env.byName.get(recipe.source);
+  // Generous: the limit per step grows by a second per MiB of input (a 3.6 MB container header
+  // takes about a second on a busy two-core machine); a hang or a quadratic blow-up still shows.
+  const size = source ? env.bytes.get(source.name).bytes.length : 0;
+  const s = new Steps(env.stepLimitMs + Math.ceil(size / (1 << 20)) * 1000, source?.kind ?? '?');
   try {
     await runSteps(env, recipe, s);
   } catch (e) {
@@ -532,11 +536,16 @@ async function runCliStep(env: CaseEnv, s: Steps, source: Source, cmd: CliComman
 
 export function runNode(args: string[], limitMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let timedOut = false;
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => { if (stderr.length < 20000) stderr += d; });
+    // verify reports a chunk's failure on stdout: keep its "failed:" lines with stderr.
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      for (const line of d.split('\n')) if (/^\s*failed:/.test(line) && stderr.length < 20000) stderr += `${line.trim()}\n`;
+    });
     const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, limitMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -127,6 +127,10 @@ describe('classic packages', () => {
     expect(t).toMatchObject({ object: 'TestMaterial', class: 'Material', format: 'png', width: 256, height: 256, extensions: ['.png'] });
     expect(t.data.length).toBe(97441);
     expect(findThumbnail(model, 'Nothing')).toBeUndefined();
+    // UE5 editors may save JPEG thumbnails (a negative height in the table).
+    const jpeg = findThumbnail((await openPackageFile(corpus('uncooked/ue53_M_Solid.uasset'))).model, 'm_solid')!;
+    expect(jpeg).toMatchObject({ object: 'M_Solid', format: 'jpeg', width: 256, height: 256, extensions: ['.jpg', '.jpeg'] });
+    expect([jpeg.data.length, jpeg.data[0], jpeg.data[1]]).toEqual([4175, 0xff, 0xd8]);
   });
 
   it('reads a cooked .uasset with the .uexp beside it as one package', async () => {

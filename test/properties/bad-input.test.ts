@@ -12,7 +12,9 @@ import { ue12Properties } from '../../src/core/properties/ue12.js';
 import { parseUAsset } from '../../src/core/uasset/parse.js';
 import { parseUe12Package } from '../../src/core/ue12/package.js';
 import type { Usmap } from '../../src/core/usmap/types.js';
+import { parseUsmap } from '../../src/core/usmap/parse.js';
 import { corpus } from '../support/corpus.js';
+import { smallUsmap } from '../usmap/usmap-writer.js';
 import { StreamWriter, int32, nestedStructs } from './property-writer.js';
 
 const names = ['None', 'IntProperty', 'StructProperty', 'A', 'B', 'Mystery', 'Loop', 'S'];
@@ -84,6 +86,23 @@ describe('unversioned streams', () => {
   const ctx = context({ unversioned: true, mappings });
   // Fragment: skip, has-zero-mask bit, is-last bit, value count << 9.
   const header = (skip: number, values: number): StreamWriter => new StreamWriter(names).u16(skip | 0x100 | (values << 9));
+
+  it('a zero mask: values equal to zero are not stored; enums are their numbers at the top level', () => {
+    const small = parseUsmap(smallUsmap(0), 'small.usmap');
+    const c = context({ unversioned: true, mappings: small });
+    // One fragment of 3 values with a zero mask (bit 1: Tint is zero), then Count and Values.
+    const stream = new StreamWriter(names).u16(0x80 | 0x100 | (3 << 9)).u8(0b010).raw(int32(9)).raw(int32(2)).raw(new Uint8Array(new Float32Array([1.5, -2]).buffer));
+    const e = readObjectProperties(c, object(stream.bytes()));
+    expect(e.properties).toEqual([
+      { name: 'Count', type: 'IntProperty', value: 9 },
+      { name: 'Tint', type: 'EnumProperty<EColor>', value: 'EColor::Red' },
+      { name: 'Values', type: 'ArrayProperty<FloatProperty>', value: [1.5, -2] },
+    ]);
+    expect([e.propertyBytes, e.error]).toEqual([stream.length, null]);
+    // Stored, Tint is its underlying byte: 1 is Green.
+    const stored = new StreamWriter(names).u16(0x100 | (2 << 9)).raw(int32(9)).u8(1);
+    expect(readObjectProperties(c, object(stored.bytes())).properties[1]).toEqual({ name: 'Tint', type: 'EnumProperty<EColor>', value: 'EColor::Green' });
+  });
 
   it('reads values by schema index', () => {
     const bytes = header(0, 1).raw(int32(42)).bytes();

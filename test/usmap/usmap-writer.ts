@@ -42,3 +42,32 @@ export function storedUsmap(bytes: Uint8Array): Uint8Array | undefined {
   out.set(schema, methodAt + 9);
   return out;
 }
+
+/**
+ * A small mappings file of an old version (0: u8 name lengths and enum counts; 1: the same with
+ * package versioning), stored uncompressed: one enum and one struct.
+ */
+export function smallUsmap(version: 0 | 1): Uint8Array {
+  const names = ['EColor', 'Red', 'Green', 'Thing', 'Count', 'Tint', 'Values'];
+  const s: number[] = [];
+  const u8 = (v: number): void => { s.push(v & 0xff); };
+  const u16 = (v: number): void => { u8(v); u8(v >> 8); };
+  const i32 = (v: number): void => { u16(v & 0xffff); u16((v >>> 16) & 0xffff); };
+  i32(names.length);
+  for (const n of names) { u8(n.length); for (const c of n) u8(c.charCodeAt(0)); }
+  i32(1); i32(0); u8(2); i32(1); i32(2); // EColor { Red, Green }
+  i32(1); i32(3); i32(-1); u16(3); u16(3); // Thing, no super, 3 slots
+  u16(0); u8(1); i32(4); u8(2); // Count: IntProperty
+  u16(1); u8(1); i32(5); u8(26); u8(0); i32(0); // Tint: EnumProperty(ByteProperty, EColor)
+  u16(2); u8(1); i32(6); u8(8); u8(3); // Values: ArrayProperty(FloatProperty)
+  const head: number[] = [0xc4, 0x30, version];
+  const h32 = (v: number): void => { head.push(v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >>> 24) & 0xff); };
+  if (version === 1) {
+    h32(1); h32(522); h32(1012); h32(1);
+    for (let i = 0; i < 16; i++) head.push(i);
+    h32(7); h32(123456);
+  }
+  head.push(0);
+  h32(s.length); h32(s.length);
+  return new Uint8Array([...head, ...s]);
+}

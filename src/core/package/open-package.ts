@@ -30,7 +30,6 @@ import { findStoreEntry, parseContainerHeader, type ContainerHeader } from '../i
 import { IoStoreContainer } from '../iostore/container.js';
 import { detectClassicPackage, parseClassicPackageModel, type PackageModel } from '../package-model.js';
 import { resolvePackage } from '../zen/resolve.js';
-import type { ScriptObjects } from '../zen/script-objects.js';
 import type { ZenPackage } from '../zen/types.js';
 import { parseZenPackage, peekZenHeaderSize, type ZenPackageContext } from '../zen/zen-package.js';
 import { COMPANION_EXTENSIONS, extensionOf, isPackageFileName, isUAssetFileName, isUe12FileName, withoutExtension } from './package-files.js';

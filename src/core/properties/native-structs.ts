@@ -95,7 +95,7 @@ function expressionInput(pr: PropertyReader, r: BinaryReader): Record<string, Pr
 
 function materialInput(constant: NativeReader): NativeReader {
   return (pr, r) => {
-    if (!hasNativeMaterialInput(pr.ctx.versions)) return pr.struct(r, undefined, 'normal');
+    if (!hasNativeMaterialInput(pr.ctx.versions)) return pr.struct(r, undefined);
     const out = expressionInput(pr, r);
     out.UseConstant = r.bool32();
     out.Constant = constant(pr, r);
@@ -131,7 +131,7 @@ function smartName(byVersion: boolean, withUid: boolean, withGuid = withUid): Na
 
 /** FNiagaraVariableBase: the name, then the type definition as a struct. */
 function niagaraVariableBase(pr: PropertyReader, r: BinaryReader): Record<string, PropertyValue> {
-  return { Name: pr.name(r), TypeDef: pr.struct(r, 'NiagaraTypeDefinition', 'normal') };
+  return { Name: pr.name(r), TypeDef: pr.struct(r, 'NiagaraTypeDefinition') };
 }
 
 /** FMidiMsg: a type byte, then its fields. */
@@ -236,8 +236,8 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
     ArriveTangent: f32(r), ArriveTangentWeight: f32(r), LeaveTangent: f32(r), LeaveTangentWeight: f32(r),
   })],
   ['SimpleCurveKey', fields(['Time', 'Value'], f32)],
-  ['ExpressionInput', (pr, r) => (hasNativeMaterialInput(pr.ctx.versions) ? expressionInput(pr, r) : pr.struct(r, undefined, 'normal'))],
-  ['MaterialAttributesInput', (pr, r) => (hasNativeMaterialInput(pr.ctx.versions) ? expressionInput(pr, r) : pr.struct(r, undefined, 'normal'))],
+  ['ExpressionInput', (pr, r) => (hasNativeMaterialInput(pr.ctx.versions) ? expressionInput(pr, r) : pr.struct(r, undefined))],
+  ['MaterialAttributesInput', (pr, r) => (hasNativeMaterialInput(pr.ctx.versions) ? expressionInput(pr, r) : pr.struct(r, undefined))],
   ['ScalarMaterialInput', materialInput((_pr, r) => f32(r))],
   ['VectorMaterialInput', materialInput(fields(XYZ, f32))],
   ['Vector2MaterialInput', materialInput(fields(XY, f32))],
@@ -265,7 +265,7 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
   }],
   ['NiagaraVariableWithOffset', (pr, r) => ({ ...niagaraVariableBase(pr, r), Offset: r.i32() })],
   ['FontData', (pr, r) => {
-    if (!r.bool32()) return pr.struct(r, undefined, 'normal'); // editor data: tagged properties follow
+    if (!r.bool32()) return pr.struct(r, undefined); // editor data: tagged properties follow
     const out: Record<string, PropertyValue> = { LocalFontFaceAsset: pr.object(r) };
     if (out.LocalFontFaceAsset === null) {
       out.FontFilename = r.fstring();

@@ -349,7 +349,7 @@ export class PropertyReader {
       case 'MapProperty':
         return this.map(r, t);
       case 'StructProperty':
-        return this.struct(r, t.struct, mode);
+        return this.struct(r, t.struct);
       default:
         throw r.error(`unknown property type "${t.type}"${unversioned ? ' (unversioned values have no size, so it cannot be skipped)' : ''}`);
     }
@@ -445,10 +445,10 @@ export class PropertyReader {
     return known ? { type: 'StructProperty', struct: known } : t;
   }
   /** The top-level property being read, for containerStruct. */
-  currentProperty: string | undefined;
+  private currentProperty: string | undefined;
 
   /** A struct value: native, or its properties (tagged, or unversioned with its schema). */
-  struct(r: BinaryReader, structName: string | undefined, _mode: ReadMode): PropertyValue {
+  struct(r: BinaryReader, structName: string | undefined): PropertyValue {
     const native = structName !== undefined ? NATIVE_STRUCTS.get(structName) : undefined;
     if (native) return native(this, r);
     if (!this.ctx.unversioned) return this.taggedProperties(r, true);
@@ -475,7 +475,7 @@ export class PropertyReader {
     const structName = type.slice(Math.max(type.lastIndexOf('.'), type.lastIndexOf('/'), type.lastIndexOf(':')) + 1);
     const sub = r.slice(start, size, `instanced ${structName}`);
     r.skip(size);
-    const value = this.struct(sub, structName, 'normal');
+    const value = this.struct(sub, structName);
     if (sub.pos !== size) throw sub.error(`instanced ${structName} used ${sub.pos} of its ${size} bytes`);
     return { struct: type, value };
   }

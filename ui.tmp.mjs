@@ -1,0 +1,23 @@
+import { spawn } from 'node:child_process';
+import { chromium } from 'playwright-core';
+const child = spawn(process.execPath, ['scripts/web.mjs', '/tmp/pakscope-big'], { cwd: '/work/main', env: { ...process.env, PAKSCOPE_CONFIG_DIR: '/tmp/pakscope-big-config' }, stdio: ['ignore', 'pipe', 'inherit'] });
+let out = '';
+const url = await new Promise((r) => child.stdout.on('data', (d) => { out += d; const l = out.trim().split('\n').at(-1); if (l.startsWith('http')) r(l); }));
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'light' });
+await page.goto(url);
+await page.getByTestId('tree').locator('.row').first().waitFor();
+await page.getByTestId('export-open').click();
+await page.getByTestId('export-destination').fill('/tmp/pakscope-big-out');
+
+await page.getByTestId('export-start').click();
+await page.getByTestId('export-progress').waitFor();
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/work/main/test-artifacts/manual-export-progress.png' });
+const t0 = Date.now();
+await page.getByTestId('export-cancel').click();
+await page.getByTestId('export-summary').waitFor();
+console.log('cancel took', Date.now() - t0, 'ms');
+await page.screenshot({ path: '/work/main/test-artifacts/manual-export-cancelled.png' });
+await browser.close();
+child.kill('SIGTERM');
