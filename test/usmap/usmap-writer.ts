@@ -1,10 +1,8 @@
 /**
- * Test helper: rewrites a compressed .usmap as a stored one (method None) so tests can read
- * Zstd-compressed mappings on a Node without a zstd decoder. The block is decompressed with
- * node:zlib when it has zstd, else with the zstd command-line tool; undefined when neither exists.
+ * Test helper: rewrites a Zstd-compressed .usmap as a stored one (method None), so tests can pass
+ * both forms. The block is decompressed with the project's Zstd codec.
  */
-import { spawnSync } from 'node:child_process';
-import * as zlib from 'node:zlib';
+import { getCodec } from '../../src/core/codecs/registry.js';
 
 const COMPRESSION_ZSTD = 3;
 
@@ -16,11 +14,8 @@ function header(bytes: Uint8Array): { methodAt: number; versioned: boolean } {
   return { methodAt: version >= 1 ? 7 : 3, versioned: false };
 }
 
-function zstdDecompress(block: Uint8Array): Uint8Array | undefined {
-  const native = (zlib as { zstdDecompressSync?: (b: Uint8Array) => Buffer }).zstdDecompressSync;
-  if (native) return new Uint8Array(native(block));
-  const cli = spawnSync('zstd', ['-d', '-c', '-q'], { input: block, maxBuffer: 256 * 1024 * 1024 });
-  return cli.status === 0 ? new Uint8Array(cli.stdout) : undefined;
+function zstdDecompress(block: Uint8Array, size: number): Uint8Array {
+  return getCodec('Zstd').decode(block, size);
 }
 
 /** The same mappings, stored uncompressed; undefined when no zstd decoder is at hand. */
@@ -31,8 +26,7 @@ export function storedUsmap(bytes: Uint8Array): Uint8Array | undefined {
   if (bytes[methodAt] !== COMPRESSION_ZSTD) return bytes;
   const compressedSize = v.getUint32(methodAt + 1, true);
   const block = bytes.subarray(methodAt + 9, methodAt + 9 + compressedSize);
-  const schema = zstdDecompress(block);
-  if (!schema) return undefined;
+  const schema = zstdDecompress(block, v.getUint32(methodAt + 5, true));
   const out = new Uint8Array(methodAt + 9 + schema.length);
   out.set(bytes.subarray(0, methodAt));
   const w = new DataView(out.buffer);
