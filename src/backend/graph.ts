@@ -21,6 +21,8 @@ export const MAX_GRAPH_NODES = 300;
 export const MAX_GRAPH_EDGES = 4000;
 /** Classic packages whose headers are read to add them to the graph; past this they are left out. */
 export const MAX_CLASSIC_PACKAGES = 20_000;
+/** Packages only referenced that the first search names from their importers' headers. */
+export const MAX_NAMED_ON_SEARCH = 2000;
 /** Most referenced packages listed. */
 export const MOST_REFERENCED = 25;
 
@@ -28,6 +30,8 @@ interface Built {
   graph: DependencyGraph;
   packages: InstallPackages;
   problems: string[];
+  /** Ids the install only references (not in its index), found on the first search. */
+  referencedOnly?: string[];
 }
 
 export class GraphService {
@@ -130,13 +134,25 @@ export class GraphService {
     if (q === '') return { matches: [], total: 0 };
     const exact = b.graph.find(q);
     const found: { id: string; rank: number; name: string }[] = [];
-    for (const p of b.packages.index.packages()) {
-      const name = p.name.toLowerCase();
+    const consider = (id: string, text: string): void => {
+      const name = text.toLowerCase();
       const at = name.indexOf(q);
-      if (at < 0 || p.id === exact || !b.graph.has(p.id)) continue;
+      if (at < 0 || id === exact) return;
       // Whole last part first, then a match at a part's start, then anywhere; shorter names first.
       const last = name.slice(name.lastIndexOf('/') + 1);
-      found.push({ id: p.id, rank: last === q ? 0 : at === 0 || name[at - 1] === '/' || name[at - 1] === '_' ? 1 : 2, name });
+      found.push({ id, rank: last === q ? 0 : at === 0 || name[at - 1] === '/' || name[at - 1] === '_' ? 1 : 2, name });
+    };
+    for (const p of b.packages.index.packages()) if (b.graph.has(p.id)) consider(p.id, p.name);
+    // Packages the install only references (/Engine/... of a mod): every one has an importer, so
+    // mostReferenced over all nodes lists them.
+    if (!b.referencedOnly) {
+      b.referencedOnly = b.graph.mostReferenced(b.graph.nodeCount).map((t) => t.id).filter((id) => !b.packages.index.byPackageId(id));
+      // Their names come from importing packages' headers (UE5.3+): read once, for a bounded number.
+      await this.name(b, b.referencedOnly.slice(0, MAX_NAMED_ON_SEARCH));
+    }
+    for (const id of b.referencedOnly) {
+      const name = b.graph.nameOf(id);
+      if (name !== undefined) consider(id, name);
     }
     found.sort((x, y) => x.rank - y.rank || x.name.length - y.name.length || (x.name < y.name ? -1 : 1));
     const ids = [...(exact !== undefined ? [exact] : []), ...found.map((f) => f.id)];

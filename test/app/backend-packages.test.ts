@@ -172,6 +172,9 @@ describe('a Zen package (cue58 UE5.8, uncompressed IoStore)', () => {
     const found = await backend.graphFind({ installId, query: 'skel' });
     expect(found.matches.map((m) => m.path)).toEqual([SKEL_FIXTURE]);
     expect((await backend.graphFind({ installId, query: 'a9dd7032867f7e58' })).matches[0]!.name).toBe('/Game/Fixtures/Animations/SKEL_Fixture');
+    // Packages the install only references are found too, by the names their importers' headers give.
+    const engine = await backend.graphFind({ installId, query: 'DefaultAnimBone' });
+    expect(engine.matches.map((m) => [m.name, m.held])).toEqual([['/Engine/Animation/DefaultAnimBoneCompressionSettings', false]]);
     const path = await backend.graphPath({ installId, from: AC_FIXTURE, to: '40cd012b73ceae19' });
     expect(path.path?.map((n) => n.name)).toEqual([
       '/Game/Fixtures/Animations/AC_Fixture', '/Game/Fixtures/Animations/AS_Fixture', '/Engine/Animation/DefaultAnimBoneCompressionSettings',

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
+import { checkPackageViews } from './package-views.js';
 
 const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -153,6 +154,12 @@ describe.skipIf(!haveChromium)('PakScope in Chromium (browser host)', () => {
     expect(await page.getByTestId('banner').count()).toBe(0);
     expect(await page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
 
+    expect(problems).toEqual([]);
+  }, 30_000);
+
+  // Same host and browser: one build of the renderer for both (package-views.ts has the steps).
+  it('opens packages of every format, their tabs and the dependency graph', async () => {
+    await checkPackageViews(page, ARTIFACTS);
     expect(problems).toEqual([]);
   }, 30_000);
 });

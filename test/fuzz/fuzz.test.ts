@@ -77,6 +77,9 @@ describe('saved fuzz recipes', () => {
     const r = await runCase(env, recipe);
     expect(r.steps.length).toBeGreaterThan(0);
     expect(r.failures, describeFailures(recipe, r)).toEqual([]);
+    // Tighter than the seeded cases' limit: these are the inputs that were slow (65534 partitions took 5-9 s).
+    const slowest = r.steps.filter((x) => !x.step.startsWith('cli ')).reduce((a, b) => (b.ms > a.ms ? b : a));
+    expect(slowest.ms, `${slowest.step} of ${recipe.source}`).toBeLessThan(3000);
   });
 });
 

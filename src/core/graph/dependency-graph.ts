@@ -54,25 +54,27 @@ function hexHalf(s: string, at: number): number {
 /**
  * Package ids (16 hex digits) to node numbers: an open-addressing hash table over the id's two
  * 32-bit halves. Several times faster than a Map of strings when millions of import ids, each a
- * string of its own, are looked up: no string hashing, no per-entry objects.
+ * string of its own, are looked up: no string hashing, no per-entry objects. Each slot keeps
+ * {high, low, node + 1} together, so a probe touches one cache line.
  */
 class IdTable {
-  private keys: Uint32Array;
-  private values: Int32Array;
+  /** Slot i: [3i] high half, [3i+1] low half, [3i+2] node + 1 (0 = empty). */
+  private slots: Int32Array;
   private mask: number;
   size = 0;
 
   constructor(capacity = 1 << 12) {
-    this.keys = new Uint32Array(capacity * 2);
-    this.values = new Int32Array(capacity).fill(-1);
+    this.slots = new Int32Array(capacity * 3);
     this.mask = capacity - 1;
   }
 
+  /** The slot holding the id, or the empty slot where it would go. */
   private slot(hi: number, lo: number): number {
     let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
     h ^= h >>> 16;
+    const t = this.slots;
     let i = h & this.mask;
-    while (this.values[i] !== -1 && (this.keys[2 * i] !== hi || this.keys[2 * i + 1] !== lo)) i = (i + 1) & this.mask;
+    while (t[3 * i + 2] !== 0 && (t[3 * i] !== hi || t[3 * i + 1] !== lo)) i = (i + 1) & this.mask;
     return i;
   }
 
@@ -81,38 +83,37 @@ class IdTable {
     if (id.length !== 16) return -1;
     const hi = hexHalf(id, 0), lo = hexHalf(id, 8);
     if (hi < 0 || lo < 0) return -1;
-    return this.values[this.slot(hi, lo)]!;
+    return this.slots[3 * this.slot(hi | 0, lo | 0) + 2]! - 1;
   }
 
   /** The node of an id, given `next` as its number when new. Throws on a malformed id. */
   getOrAdd(id: string, next: number): number {
     const hi = id.length === 16 ? hexHalf(id, 0) : -1, lo = id.length === 16 ? hexHalf(id, 8) : -1;
     if (hi < 0 || lo < 0) throw new RangeError(`package id "${id}" is not 16 hex digits`);
-    let i = this.slot(hi, lo);
-    const found = this.values[i]!;
-    if (found !== -1) return found;
-    if ((this.size + 1) * 2 > this.values.length) {
+    let i = this.slot(hi | 0, lo | 0);
+    const found = this.slots[3 * i + 2]!;
+    if (found !== 0) return found - 1;
+    if ((this.size + 1) * 2 > this.mask + 1) {
       this.grow();
-      i = this.slot(hi, lo);
+      i = this.slot(hi | 0, lo | 0);
     }
-    this.keys[2 * i] = hi;
-    this.keys[2 * i + 1] = lo;
-    this.values[i] = next;
+    this.slots[3 * i] = hi | 0;
+    this.slots[3 * i + 1] = lo | 0;
+    this.slots[3 * i + 2] = next + 1;
     this.size++;
     return next;
   }
 
   private grow(): void {
-    const keys = this.keys, values = this.values;
-    this.keys = new Uint32Array(keys.length * 2);
-    this.values = new Int32Array(values.length * 2).fill(-1);
-    this.mask = this.values.length - 1;
-    for (let j = 0; j < values.length; j++) {
-      if (values[j] === -1) continue;
-      const i = this.slot(keys[2 * j]!, keys[2 * j + 1]!);
-      this.keys[2 * i] = keys[2 * j]!;
-      this.keys[2 * i + 1] = keys[2 * j + 1]!;
-      this.values[i] = values[j]!;
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    this.mask = this.mask * 2 + 1;
+    for (let j = 0; j < old.length; j += 3) {
+      if (old[j + 2] === 0) continue;
+      const i = this.slot(old[j]!, old[j + 1]!);
+      this.slots[3 * i] = old[j]!;
+      this.slots[3 * i + 1] = old[j + 1]!;
+      this.slots[3 * i + 2] = old[j + 2]!;
     }
   }
 }
@@ -136,10 +137,15 @@ export class DependencyGraphBuilder {
   private readonly index = new IdTable();
   private readonly ids: string[] = [];
   private readonly names: (string | undefined)[] = [];
-  /** 1 for packages added with addPackage. */
+  /** Per node: 1 for packages added with addPackage. */
   private held = new Uint8Array(1024);
-  private readonly from = new IntList(4096);
-  private readonly to = new IntList(4096);
+  /** Per node: the last package (its number + 1) that imported it, to drop repeated imports. */
+  private lastImporter = new Int32Array(1024);
+  /** Per package added: its node, and where its imports start in `edges`. */
+  private readonly packageNodes = new IntList(1024);
+  private readonly packageStarts = new IntList(1024);
+  /** Imported nodes, package after package. */
+  private readonly edges = new IntList(4096);
   private readonly problems: string[] = [];
 
   /** The node of an id, added if new. */
@@ -149,9 +155,12 @@ export class DependencyGraphBuilder {
       this.ids.push(id.toLowerCase());
       this.names.push(undefined);
       if (n === this.held.length) {
-        const bigger = new Uint8Array(this.held.length * 2);
-        bigger.set(this.held);
-        this.held = bigger;
+        const held = new Uint8Array(this.held.length * 2);
+        held.set(this.held);
+        this.held = held;
+        const last = new Int32Array(this.lastImporter.length * 2);
+        last.set(this.lastImporter);
+        this.lastImporter = last;
       }
     }
     return n;
@@ -160,17 +169,20 @@ export class DependencyGraphBuilder {
   /**
    * A package the install holds and the package ids it imports (16 lowercase hex digits each).
    * Returns false, changing nothing, when the id was added before: callers add the winning
-   * container's copy first. Self-imports are left out.
+   * container's copy first. Self-imports and repeated imports are left out.
    */
   addPackage(id: string, imports: readonly string[]): boolean {
     const p = this.node(id);
     if (this.held[p]) return false;
     this.held[p] = 1;
+    const stamp = this.packageNodes.length + 1;
+    this.packageNodes.push(p);
+    this.packageStarts.push(this.edges.length);
     for (const imported of imports) {
       const q = this.node(imported);
-      if (q === p) continue;
-      this.from.push(p);
-      this.to.push(q);
+      if (q === p || this.lastImporter[q] === stamp) continue;
+      this.lastImporter[q] = stamp;
+      this.edges.push(q);
     }
     return true;
   }
@@ -194,40 +206,26 @@ export class DependencyGraphBuilder {
 
   build(): DependencyGraph {
     const n = this.ids.length;
-    const [fwdOffsets, fwd] = compress(n, this.from, this.to);
+    const [fwdOffsets, fwd] = forward(n, this.packageNodes, this.packageStarts, this.edges);
     const [revOffsets, rev] = reverse(n, fwdOffsets, fwd);
     return new DependencyGraph(this.ids, this.names, this.held.slice(0, n), fwdOffsets, fwd, revOffsets, rev, this.index, this.problems);
   }
 }
 
 /**
- * CSR of the edges keyed by `keys`: offsets[n]..offsets[n+1] index the targets of node n, each
- * once (a package that lists an import twice, or two copies of one edge, count once).
+ * The CSR of the imports: offsets[n]..offsets[n+1] index the targets of node n. Each node is one
+ * package at most, whose imports lie together in `edges`: they are copied in node order.
  */
-function compress(nodes: number, keys: IntList, values: IntList): [Int32Array, Int32Array] {
-  const m = keys.length;
-  const k = keys.data, v = values.data;
-  const counts = new Int32Array(nodes + 1);
-  for (let i = 0; i < m; i++) counts[k[i]! + 1]!++;
-  for (let i = 0; i < nodes; i++) counts[i + 1]! += counts[i]!;
-  const fill = counts.slice(0, nodes);
-  const targets = new Int32Array(m);
-  for (let i = 0; i < m; i++) targets[fill[k[i]!]!++] = v[i]!;
-  // Drop repeats inside each node's range, compacting in place.
-  const stamp = new Int32Array(nodes).fill(-1);
+function forward(nodes: number, packageNodes: IntList, packageStarts: IntList, edges: IntList): [Int32Array, Int32Array] {
+  const count = packageNodes.length;
+  const pn = packageNodes.data, ps = packageStarts.data;
+  const end = (k: number): number => (k + 1 < count ? ps[k + 1]! : edges.length);
   const offsets = new Int32Array(nodes + 1);
-  let w = 0;
-  for (let a = 0; a < nodes; a++) {
-    offsets[a] = w;
-    for (let i = counts[a]!, end = counts[a + 1]!; i < end; i++) {
-      const t = targets[i]!;
-      if (stamp[t] === a) continue;
-      stamp[t] = a;
-      targets[w++] = t;
-    }
-  }
-  offsets[nodes] = w;
-  return [offsets, w === m ? targets : targets.slice(0, w)];
+  for (let k = 0; k < count; k++) offsets[pn[k]! + 1] = end(k) - ps[k]!;
+  for (let i = 0; i < nodes; i++) offsets[i + 1]! += offsets[i]!;
+  const targets = new Int32Array(edges.length);
+  for (let k = 0; k < count; k++) targets.set(edges.data.subarray(ps[k]!, end(k)), offsets[pn[k]!]!);
+  return [offsets, targets];
 }
 
 /** The CSR of the reversed edges; the forward edges are distinct already, so these are too. */

@@ -58,8 +58,10 @@ export async function openIoStoreContainer(utocPath: string, opts: OpenIoStoreOp
   const bytes = new Uint8Array(await readFile(utocPath));
   const toc = parseToc(bytes, utocPath);
   const partitions = Array.from({ length: toc.header.partitionCount }, (_, i) => partitionPath(utocPath, i));
-  const present = await Promise.all(partitions.map((p) => stat(p).then((s) => s.isFile(), () => false)));
-  const missing = partitions.filter((_, i) => !present[i]);
+  // Only the partitions some block lies in are looked for: a hostile count must not cost a stat each.
+  const used = usedPartitions(toc);
+  const present = await Promise.all(used.map((i) => stat(partitions[i]!).then((s) => s.isFile(), () => false)));
+  const missing = used.filter((_, k) => !present[k]).map((i) => partitions[i]!);
 
   let key: Uint8Array | null = null;
   let status: ArchiveStatus = { state: 'ok' };
@@ -84,6 +86,19 @@ export async function openIoStoreContainer(utocPath: string, opts: OpenIoStoreOp
     };
   }
   return new IoStoreContainer(utocPath, toc, index, key, status, partitions, new Set(missing), opts.decoder ?? inlineDecoder);
+}
+
+/** The partitions (below the TOC's count) that hold at least one block, ascending; partition 0 always. */
+function usedPartitions(toc: Toc): number[] {
+  const ps = toc.header.partitionSize;
+  const used = new Set<number>([0]);
+  if (Number.isFinite(ps)) {
+    for (let b = 0; b < toc.blockOffsets.length; b++) {
+      const p = Math.floor(toc.blockOffsets[b]! / ps);
+      if (p < toc.header.partitionCount) used.add(p);
+    }
+  }
+  return [...used].sort((a, b) => a - b);
 }
 
 /** The AES params that decrypt block `b` (or the directory index when b is the block count). */

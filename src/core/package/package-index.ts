@@ -14,11 +14,11 @@ export type PackageKind = 'zen' | 'uasset' | 'ue12';
 
 export interface IndexedPackage {
   /** "/Game/Maps/A"; the base name for UE1/2. */
-  name: string;
+  readonly name: string;
   /** 16 hex digits. */
-  id: string;
-  file: VfsFile;
-  kind: PackageKind;
+  readonly id: string;
+  readonly file: VfsFile;
+  readonly kind: PackageKind;
 }
 
 /** The package id (16 hex digits of the u64) from the first 8 bytes (little-endian) of a chunk id in hex. */
@@ -35,29 +35,39 @@ export function packageChunkIdHex(packageId: string, chunkType: number): string 
 
 export const PACKAGE_ID_PATTERN = /^[0-9a-f]{16}$/i;
 
-/** What one file of the install is as a package, or undefined when it is none. */
-function describeFile(f: VfsFile, plugins: ReadonlyMap<string, string>): Omit<IndexedPackage, 'file'> | undefined {
+/** What one file of the install is as a package (its id still to hash for a classic one), or undefined when it is none. */
+function describeFile(f: VfsFile, plugins: ReadonlyMap<string, string>): { name: string; kind: PackageKind; chunkId?: string } | undefined {
   const winner = f.providers[0]!.file;
   if (winner.chunkType !== undefined) {
     if (winner.chunkType !== 'ExportBundleData' || winner.chunkId === undefined) return undefined;
     const name = mountPathToPackageName(f.path, plugins);
-    return name === undefined ? undefined : { name, id: packageIdOfChunkId(winner.chunkId), kind: 'zen' };
+    return name === undefined ? undefined : { name, kind: 'zen', chunkId: winner.chunkId };
   }
   if (isUAssetFileName(f.path)) {
     const name = mountPathToPackageName(f.path, plugins);
-    return name === undefined ? undefined : { name, id: packageIdFromName(name), kind: 'uasset' };
+    return name === undefined ? undefined : { name, kind: 'uasset' };
   }
-  if (isUe12FileName(f.path)) {
-    const base = withoutExtension(f.path.slice(f.path.lastIndexOf('/') + 1));
-    return { name: base, id: packageIdFromName(base), kind: 'ue12' };
-  }
+  if (isUe12FileName(f.path)) return { name: withoutExtension(f.path.slice(f.path.lastIndexOf('/') + 1)), kind: 'ue12' };
   return undefined;
 }
 
+/** A package of the index; a classic package's id is hashed from its name when first asked for. */
+class Entry implements IndexedPackage {
+  private hashed: string | undefined;
+  constructor(readonly name: string, readonly file: VfsFile, readonly kind: PackageKind, chunkId?: string) {
+    if (chunkId !== undefined) this.hashed = packageIdOfChunkId(chunkId);
+  }
+  get id(): string {
+    this.hashed ??= packageIdFromName(this.name);
+    return this.hashed;
+  }
+}
+
 export class PackageIndex {
-  private readonly byId = new Map<string, IndexedPackage>();
   private readonly byName = new Map<string, IndexedPackage>();
   private readonly byFile = new Map<VfsFile, IndexedPackage>();
+  /** Built on first use: hashing every classic package's name costs a few µs each. */
+  private byIdCache: Map<string, IndexedPackage> | undefined;
 
   /** Every package file of the install, once per name (the first path in path order wins). */
   static build(install: Install): PackageIndex {
@@ -66,20 +76,25 @@ export class PackageIndex {
     const index = new PackageIndex();
     for (const f of files) {
       const d = describeFile(f, plugins);
-      if (d) index.add({ ...d, file: f });
+      if (!d) continue;
+      const key = d.name.toLowerCase();
+      if (index.byName.has(key)) continue;
+      const entry = new Entry(d.name, f, d.kind, d.chunkId);
+      index.byName.set(key, entry);
+      index.byFile.set(f, entry);
     }
     return index;
   }
 
-  private add(p: IndexedPackage): void {
-    const key = p.name.toLowerCase();
-    if (this.byName.has(key) || this.byId.has(p.id)) return;
-    this.byName.set(key, p);
-    this.byId.set(p.id, p);
-    this.byFile.set(p.file, p);
-  }
+  get size(): number { return this.byName.size; }
 
-  get size(): number { return this.byId.size; }
+  private get byId(): Map<string, IndexedPackage> {
+    if (!this.byIdCache) {
+      this.byIdCache = new Map();
+      for (const p of this.byName.values()) if (!this.byIdCache.has(p.id)) this.byIdCache.set(p.id, p);
+    }
+    return this.byIdCache;
+  }
 
   /** The package with this id (16 hex digits, any case). */
   byPackageId(id: string): IndexedPackage | undefined { return this.byId.get(id.toLowerCase()); }
@@ -93,5 +108,6 @@ export class PackageIndex {
   /** The name of a package id the install holds. */
   nameOf(id: string): string | undefined { return this.byId.get(id)?.name; }
 
-  packages(): IterableIterator<IndexedPackage> { return this.byId.values(); }
+  /** Every package, in path order. */
+  packages(): IterableIterator<IndexedPackage> { return this.byName.values(); }
 }

@@ -161,18 +161,19 @@ export function shownRows(rows: readonly TableRow[], q: TableQuery): ShownRow[] 
   }
   const out: ShownRow[] = [];
   const seen = new Set<TableRow>();
-  const visit = (parent: TableRow | null, depth: number): void => {
+  // Rows below a collapsed row are walked too (not shown), so only rows no root reaches remain.
+  const visit = (parent: TableRow | null, depth: number, show: boolean): void => {
     for (const r of order(children.get(parent) ?? [])) {
       if (seen.has(r) || (keep && !keep.has(r))) continue;
       seen.add(r); // an outer cycle cannot loop
       const kids = children.get(r);
       const hasChildren = !!kids && kids.some((k) => !keep || keep.has(k));
       const expanded = hasChildren && (!!keep || !(r.key !== undefined && q.collapsed.has(r.key)));
-      out.push({ row: r, depth, hasChildren, expanded });
-      if (expanded) visit(r, depth + 1);
+      if (show) out.push({ row: r, depth, hasChildren, expanded });
+      visit(r, depth + 1, show && expanded);
     }
   };
-  visit(null, 0);
+  visit(null, 0, true);
   // Rows only reachable through a cycle still show, at the top.
   for (const r of rows) if (!seen.has(r) && (!keep || keep.has(r))) { seen.add(r); out.push({ row: r, depth: 0, hasChildren: false, expanded: false }); }
   return out;
@@ -202,13 +203,13 @@ export function objectTables(m: PackageModelView): ObjectTables {
     },
     exports: {
       columns: [
-        { key: 'index', label: '#', numeric: true, width: '56px' },
-        { key: 'name', label: 'Name', width: 'minmax(160px, 1.2fr)' },
-        { key: 'class', label: 'Class', width: 'minmax(110px, .8fr)' },
-        { key: 'size', label: 'Size', numeric: true, width: '84px' },
-        { key: 'offset', label: 'Offset', numeric: true, width: '96px', hex: true },
-        { key: 'flags', label: 'Flags', width: 'minmax(120px, 1fr)' },
-        { key: 'path', label: 'Path', width: 'minmax(200px, 1.6fr)', mono: true },
+        { key: 'index', label: '#', numeric: true, width: '52px' },
+        { key: 'name', label: 'Name', width: 'minmax(200px, 1.4fr)' },
+        { key: 'class', label: 'Class', width: 'minmax(120px, .8fr)' },
+        { key: 'size', label: 'Size', numeric: true, width: '72px' },
+        { key: 'offset', label: 'Offset', numeric: true, width: '84px', hex: true },
+        { key: 'flags', label: 'Flags', width: 'minmax(110px, .8fr)' },
+        { key: 'path', label: 'Path', width: 'minmax(180px, 1.4fr)', mono: true },
       ],
       rows: m.exports.map((x) => ({
         cells: [x.index, x.name, x.class || null, x.serialSize, x.serialOffset, (x.flags ?? []).map((f) => f.replace(/^RF_/, '')).join(' ') || null, x.path],
