@@ -30,7 +30,7 @@ export interface LayoutResult {
   height: number;
 }
 
-export type GraphLayout = (nodes: readonly LayoutNode[], edges: readonly LayoutEdge[]) => LayoutResult;
+export type GraphLayout = (nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], opts?: LayeredOptions) => LayoutResult;
 
 export interface LayeredOptions {
   /** Horizontal gap between layers, vertical gap between nodes. */
@@ -111,4 +111,4 @@ export function layeredLayout(nodes: readonly LayoutNode[], edges: readonly Layo
 }
 
 /** The layout the view uses now (swap in a library's here). */
-export const defaultLayout: GraphLayout = (nodes, edges) => layeredLayout(nodes, edges);
+export const defaultLayout: GraphLayout = (nodes, edges, opts) => layeredLayout(nodes, edges, opts);
