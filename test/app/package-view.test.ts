@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PackageByteRegion, TreeEntry } from '../../src/shared/api.js';
-import { layeredLayout } from '../../src/renderer/src/lib/graph-layout.js';
+import { dagreLayout, layeredLayout } from '../../src/renderer/src/lib/graph-layout.js';
 import { isPackageEntry, regionIndexAt, regionsByRef, shownRows, type TableRow } from '../../src/renderer/src/lib/package-view.js';
 import { TreeModel } from '../../src/renderer/src/lib/tree-model.js';
 import { revealPath } from '../../src/renderer/src/lib/tree-reveal.js';
@@ -96,6 +96,35 @@ describe('the built-in layered layout', () => {
     const y = (id: string) => out.positions.get(id)!.y;
     // Given in crossing order (y above x): the edges a→x and b→y no longer cross.
     expect(y('a') < y('b')).toBe(y('x') < y('y'));
+  });
+});
+
+describe('the dagre layout the view uses', () => {
+  it('keeps the given layers as columns left to right, without overlaps, and routes every edge', () => {
+    const nodes = [
+      { id: 'r1', width: 100, height: 40, layer: -1 }, { id: 'r2', width: 100, height: 40, layer: -1 },
+      { id: 'c', width: 120, height: 40, layer: 0 },
+      { id: 'd1', width: 100, height: 40, layer: 1 }, { id: 'd2', width: 140, height: 40, layer: 1 },
+      { id: 'dd', width: 90, height: 40, layer: 2 },
+    ];
+    const edges = [{ from: 'r1', to: 'c' }, { from: 'r2', to: 'c' }, { from: 'c', to: 'd1' }, { from: 'c', to: 'd2' }, { from: 'd2', to: 'dd' }, { from: 'r1', to: 'dd' }];
+    const out = dagreLayout(nodes, edges, { layerGap: 50, nodeGap: 10 });
+    const p = (id: string) => out.positions.get(id)!;
+    const centreX = (id: string) => p(id).x + nodes.find((n) => n.id === id)!.width / 2;
+    expect(centreX('r1')).toBe(centreX('r2'));
+    expect(centreX('d1')).toBe(centreX('d2'));
+    expect(centreX('r1')).toBeLessThan(centreX('c'));
+    expect(centreX('c')).toBeLessThan(centreX('d1'));
+    expect(centreX('d1')).toBeLessThan(centreX('dd'));
+    // Same-column nodes do not overlap.
+    const [top, bottom] = [p('d1'), p('d2')].sort((a, b) => a.y - b.y);
+    expect(bottom!.y - top!.y).toBeGreaterThanOrEqual(40);
+    expect(out.edges).toHaveLength(6);
+    for (const e of out.edges) expect(e.points.length).toBeGreaterThanOrEqual(2);
+    // A backwards-given edge (r1 -> dd spans three columns) still starts at its source's side.
+    const long = out.edges.find((e) => e.from === 'r1' && e.to === 'dd')!;
+    expect(long.points[0]!.x).toBeLessThan(long.points[long.points.length - 1]!.x);
+    expect(out.width).toBeGreaterThan(0);
   });
 });
 

@@ -1,7 +1,10 @@
+import dagre from '@dagrejs/dagre';
+
 /**
- * Positions for the dependency graph, left to right in layers. Behind a small interface so a
- * library layout (dagre) can replace the built-in one without touching the view: the built-in
- * one takes each node's layer as given (its signed depth from the centre: what needs it on the
+ * Positions for the dependency graph, left to right in layers, behind a small interface. The view
+ * uses dagre (dagreLayout); layeredLayout is the dependency-free fallback for graphs dagre cannot
+ * place (it throws on some inputs) and the reference the tests compare against. The fallback
+ * takes each node's layer as given (its signed depth from the centre: what needs it on the
  * left, what it needs on the right), orders each layer by the barycentre of its neighbours over a
  * few sweeps to cut crossings, and stacks the layers' nodes centred on the centre row.
  */
@@ -110,5 +113,51 @@ export function layeredLayout(nodes: readonly LayoutNode[], edges: readonly Layo
   return { positions, edges: routed, width, height };
 }
 
-/** The layout the view uses now (swap in a library's here). */
-export const defaultLayout: GraphLayout = (nodes, edges, opts) => layeredLayout(nodes, edges, opts);
+/**
+ * dagre's layered layout (network-simplex ranking, crossing reduction, spline-like edge points).
+ * Each edge points from the lower to the higher given layer with that many ranks between them,
+ * so dagre keeps the columns: what needs the centre on the left, what it needs on the right.
+ */
+export function dagreLayout(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], opts: LayeredOptions = {}): LayoutResult {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const g = new dagre.graphlib.Graph({ multigraph: false });
+  g.setGraph({ rankdir: 'LR', ranksep: opts.layerGap ?? 90, nodesep: opts.nodeGap ?? 14, marginx: 0, marginy: 0 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of nodes) g.setNode(n.id, { width: n.width, height: n.height });
+  for (const e of edges) {
+    const a = byId.get(e.from), b = byId.get(e.to);
+    if (!a || !b || a.layer === b.layer) continue;
+    const [left, right] = a.layer < b.layer ? [a, b] : [b, a];
+    g.setEdge(left.id, right.id, { minlen: right.layer - left.layer });
+  }
+  dagre.layout(g);
+  const positions = new Map<string, Point>();
+  for (const n of nodes) {
+    const p = g.node(n.id);
+    positions.set(n.id, { x: p.x - n.width / 2, y: p.y - n.height / 2 });
+  }
+  const routed = edges.filter((e) => positions.has(e.from) && positions.has(e.to) && e.from !== e.to).map((e) => {
+    const a = byId.get(e.from)!, b = byId.get(e.to)!;
+    const laid = a.layer === b.layer ? undefined : a.layer < b.layer ? g.edge(a.id, b.id) : g.edge(b.id, a.id);
+    let points: Point[];
+    if (laid?.points?.length) {
+      points = laid.points.map((p: Point) => ({ x: p.x, y: p.y }));
+      if (a.layer > b.layer) points.reverse();
+    } else {
+      const pa = positions.get(a.id)!, pb = positions.get(b.id)!;
+      points = [{ x: pa.x + a.width, y: pa.y + a.height / 2 }, { x: pb.x + b.width, y: pb.y + b.height / 2 }];
+    }
+    return { from: e.from, to: e.to, points };
+  });
+  const graph = g.graph();
+  return { positions, edges: routed, width: graph.width ?? 0, height: graph.height ?? 0 };
+}
+
+/** The layout the view uses: dagre, and the built-in one where dagre fails. */
+export const defaultLayout: GraphLayout = (nodes, edges, opts) => {
+  try {
+    return dagreLayout(nodes, edges, opts);
+  } catch {
+    return layeredLayout(nodes, edges, opts);
+  }
+};
