@@ -4,11 +4,12 @@
  * bench/results.md (the latest run) plus results-full.* or results-quick.* (per mode, so a quick
  * run does not replace the full figures). See bench/README.md.
  *
- * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll);
+ * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll: the
+ * others are taken from the latest results of the same mode and install, when there are some);
  * --regenerate (rebuild the cached install).
  */
 import { existsSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProbes, probeFile, PROJECT_ROOT, WORKER_FILE } from './build-probes.js';
@@ -33,7 +34,7 @@ const wants = (group: string): boolean => !only || only.has(group);
 /** How much each measurement does, per mode. */
 const PLAN = quick
   ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3 }
-  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 256, extractReps: 3, scrollSeconds: 5 };
+  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 3, scrollSeconds: 5 };
 /** The worker pool's default size on this machine (createWorkerPool: availableParallelism, at most 4). */
 const POOL_THREADS = Math.min(4, availableParallelism());
 const SEED = 7;
@@ -129,7 +130,7 @@ async function measureExtract(m: InstallManifest, details: Record<string, unknow
     root: m.root, aesKeyArg: m.aesKeyArg, workerFile: WORKER_FILE, rawWorkerFile: probeFile('raw-decode-worker'),
     zlibContainers: zlib, budgetBytes: PLAN.extractMiB * 2 ** 20, threads: POOL_THREADS, reps: PLAN.extractReps, seed: SEED,
     outDir: join(tmpdir(), `pakscope-bench-extract-${process.pid}`),
-  }, { onProgress: probeLog });
+  }, { onProgress: probeLog, timeoutMs: 1_800_000 });
   details['extract'] = e;
   return [targetResult('extract_ratio_zlib', e.extractRate / e.rawRate,
     `extractFiles to a folder in the temp dir ${e.extractRate.toFixed(0)} MiB/s vs inflateSync in ${e.threads} worker_threads ` +
@@ -170,11 +171,28 @@ const manifest = await generateInstall(params, { force: argv.includes('--regener
 log(`install: ${manifest.root} (${manifest.files.toLocaleString('en-US')} files, ${(manifest.bytes / 2 ** 30).toFixed(2)} GiB)`);
 await buildProbes();
 
-const details: Record<string, unknown> = {};
+const here = join(PROJECT_ROOT, 'bench');
+const mode = quick ? 'quick' : 'full';
+/** With --only: the latest results of this mode on this install, for the groups not measured now. */
+async function previousResults(): Promise<BenchResults | undefined> {
+  const path = join(here, `results-${mode}.json`);
+  if (!only || !existsSync(path)) return undefined;
+  const prev = JSON.parse(await readFile(path, 'utf8')) as BenchResults;
+  return validateResults(prev).length === 0 && prev.install.path === manifest.root ? prev : undefined;
+}
+const previous = await previousResults();
+
+const details: Record<string, unknown> = { ...(previous?.details ?? {}) };
 const targets: TargetResult[] = [];
 for (const [group, names, measure] of GROUPS) {
   if (!wants(group)) {
-    targets.push(...names.map((n) => targetResult(n, null, `not measured in this run (--only ${onlyArg})`)));
+    const kept = names.map((n) => previous?.targets.find((t) => t.name === n));
+    if (kept.every((t) => t !== undefined)) {
+      log(`${group}: kept from the run of ${previous!.date}`);
+      targets.push(...(kept as TargetResult[]));
+    } else {
+      targets.push(...names.map((n) => targetResult(n, null, `not measured in this run (--only ${onlyArg})`)));
+    }
     continue;
   }
   log(`measuring ${group} ...`);
@@ -191,7 +209,7 @@ for (const [group, names, measure] of GROUPS) {
 const codecs: Record<string, number> = {};
 for (const c of manifest.containers) codecs[c.codec] = (codecs[c.codec] ?? 0) + 1;
 const results: BenchResults = {
-  mode: quick ? 'quick' : 'full',
+  mode,
   date: new Date().toISOString().slice(0, 10),
   machine: describeMachine(),
   install: {
@@ -206,18 +224,17 @@ const results: BenchResults = {
     path: manifest.root,
   },
   targets,
-  details: { ...details, loadAverage: { start: Number(loadBefore.toFixed(1)), end: Number(loadavg()[0]!.toFixed(1)) }, benchSeconds: Math.round((performance.now() - started) / 1000), generateSeconds: Math.round(manifest.generateSeconds) },
+  details: { ...details, ...(previous ? { merged: { measuredNow: [...only!], restFrom: previous.date } } : {}), loadAverage: { start: Number(loadBefore.toFixed(1)), end: Number(loadavg()[0]!.toFixed(1)) }, benchSeconds: Math.round((performance.now() - started) / 1000), generateSeconds: Math.round(manifest.generateSeconds) },
 };
 const problems = validateResults(results);
 if (problems.length) throw new Error(`results do not have the promised shape: ${problems.join('; ')}`);
-if (only) {
-  // A partial run prints its figures but leaves the results files to whole runs.
-  process.stdout.write(`\n${formatTable(results)}\n\n(--only: results files not written)\n`);
+if (only && !previous) {
+  // A partial run with nothing to complete it prints its figures but leaves the results files alone.
+  process.stdout.write(`\n${formatTable(results)}\n\n(--only without earlier ${mode} results: results files not written)\n`);
   process.exit(0);
 }
 const json = `${JSON.stringify(results, null, 2)}\n`;
 const md = formatMarkdown(results);
-const here = join(PROJECT_ROOT, 'bench');
 await writeAtomically(join(here, 'results.json'), json);
 await writeAtomically(join(here, 'results.md'), md);
 await writeAtomically(join(here, `results-${results.mode}.json`), json);
