@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import type { Archive } from '../../src/core/archive.js';
 import { KeyRing } from '../../src/core/crypto/keys.js';
 import { isInputError } from '../../src/core/errors.js';
-import { PackageJsonConverter, zenPackageModel } from '../../src/core/export/package-json.js';
+import { PackageJsonConverter } from '../../src/core/export/package-json.js';
+import { zenToPackageModel } from '../../src/core/package/zen-model.js';
 import { buildDependencyGraph } from '../../src/core/graph/build-graph.js';
 import { openInstall, type Install } from '../../src/core/install/install.js';
 import { InstallPackages } from '../../src/core/package/open-package.js';
@@ -433,7 +434,7 @@ async function runSteps(env: CaseEnv, recipe: Recipe, s: Steps): Promise<void> {
       const pkg = await s.run('parseZenPackage', () => parseZenPackage(bytes, name, { layout: source.zenLayout! }));
       const resolved = pkg && await s.run('resolvePackage', () => resolvePackage(pkg));
       if (pkg && resolved) {
-        await s.run('package model JSON', () => packageJsonText(zenPackageModel(pkg, resolved, false)));
+        await s.run('package model JSON', () => packageJsonText(zenToPackageModel(pkg, resolved)));
         const mappings = env.mappings(source.mappings);
         await s.run('zenProperties', () => jsonLength(zenProperties(pkg, bytes, resolved, { mappings })));
       }

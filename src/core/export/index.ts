@@ -7,7 +7,7 @@ export {
   type PathCheck,
 } from './safe-path.js';
 export { ZipLimitError, ZipBrokenError, ZIP_MAX_ENTRIES, ZIP_MAX_BYTES } from './zip-sink.js';
-export { PackageJsonConverter, zenPackageModel, packageIdOfChunk } from './package-json.js';
+export { PackageJsonConverter } from './package-json.js';
 export type {
   ExportSelection, ExportFormat, ConflictPolicy, ExportProgress, ExportOptions, ExportFailure, ExportSkip, ExportSummary,
 } from './types.js';
