@@ -134,7 +134,7 @@ async function measureExtract(m: InstallManifest, details: Record<string, unknow
   details['extract'] = e;
   return [targetResult('extract_ratio_zlib', e.extractRate / e.rawRate,
     `extractFiles to a folder in the temp dir ${e.extractRate.toFixed(0)} MiB/s vs inflateSync in ${e.threads} worker_threads ` +
-    `${e.rawRate.toFixed(0)} MiB/s; ${e.files.toLocaleString('en-US')} files, ${(e.bytes / 2 ** 20).toFixed(0)} MiB from ${zlib.length} Zlib containers, median of ${PLAN.extractReps}`)];
+    `${e.rawRate.toFixed(0)} MiB/s; ${e.folders} folders (${e.files.toLocaleString('en-US')} files, ${(e.bytes / 2 ** 20).toFixed(0)} MiB) of ${zlib.length} Zlib containers, median of ${PLAN.extractReps}`)];
 }
 
 async function measureScrollTarget(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {

@@ -2,8 +2,10 @@
  * Probe: extraction of Zlib containers to disk through the project's exporter (extractFiles,
  * src/core/export: files in flight, blocks decoded in the install's worker pool, written piece by
  * piece) against raw inflate of the same blocks in the same number of plain worker_threads.
- * Files of the unencrypted Zlib containers are picked (seeded) up to a byte budget; each pass
- * writes them to an empty folder; passes alternate exporter, raw, after a warm-up of each.
+ * Whole leaf folders whose files all come from the unencrypted Zlib containers are picked
+ * (seeded) up to a byte budget and given to the exporter as folder paths, as a user selects
+ * folders in the tree; each pass writes them to an empty folder; passes alternate exporter, raw,
+ * after a warm-up of each.
  */
 import { rm } from 'node:fs/promises';
 import { KeyRing } from '../../src/core/crypto/keys.js';
@@ -30,6 +32,7 @@ export interface ExtractArgs {
 }
 
 export interface ExtractResult {
+  folders: number;
   files: number;
   bytes: number;
   threads: number;
@@ -45,35 +48,48 @@ const pool = createWorkerPool({ threads: args.threads, workerFile: args.workerFi
 const install = await openInstall([args.root], { keys: KeyRing.fromArgs([args.aesKeyArg]), decoder: pool });
 
 const wanted = new Set(args.zlibContainers);
-const candidates: (ChunkRef & { path: string })[] = [];
+type Candidate = ChunkRef & { path: string };
+/** Leaf folders (no subfolder) → their files; a folder with a file from elsewhere is left out. */
+const folders = new Map<string, Candidate[] | null>();
+const parents = new Set<string>();
 for (const f of install.files()) {
+  const dir = f.path.slice(0, f.path.lastIndexOf('/'));
+  parents.add(dir.slice(0, dir.lastIndexOf('/')));
   const { archive, file } = f.providers[0]!;
-  if (archive instanceof IoStoreContainer && wanted.has(archive.path)) candidates.push({ path: f.path, utocPath: archive.path, ref: file.ref, size: f.size });
+  const inZlib = archive instanceof IoStoreContainer && wanted.has(archive.path);
+  const list = folders.get(dir);
+  if (!inZlib) folders.set(dir, null);
+  else if (list !== null) {
+    const entry = { path: f.path, utocPath: archive.path, ref: file.ref, size: f.size };
+    if (list) list.push(entry); else folders.set(dir, [entry]);
+  }
 }
+const leaves = [...folders.entries()].filter((e): e is [string, Candidate[]] => e[1] !== null && !parents.has(e[0]));
 const rng = new Rng(args.seed);
-for (let i = candidates.length - 1; i > 0; i--) {
+for (let i = leaves.length - 1; i > 0; i--) {
   const j = rng.int(i + 1);
-  [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
+  [leaves[i], leaves[j]] = [leaves[j]!, leaves[i]!];
 }
-const picks: typeof candidates = [];
+const picks: Candidate[] = [];
+const paths: string[] = [];
 let bytes = 0;
-for (const c of candidates) {
+for (const [dir, files] of leaves) {
   if (bytes >= args.budgetBytes) break;
-  picks.push(c);
-  bytes += c.size;
+  paths.push(dir);
+  picks.push(...files);
+  bytes += files.reduce((n, f) => n + f.size, 0);
 }
 const tocs = new Map(install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer).map((a) => [a.path, a.toc]));
 const { input, blocks } = await loadBlocks('Zlib', picks, (p) => tocs.get(p)!);
 const workers = await startRawWorkers(args.rawWorkerFile, 'Zlib', input, blocks, args.threads);
-const paths = picks.map((p) => p.path);
 
 async function extractPass(): Promise<number> {
   await rm(args.outDir, { recursive: true, force: true });
   const t0 = performance.now();
   const summary = await extractFiles(install, paths, { out: args.outDir, conflict: 'overwrite', companions: false });
   const seconds = (performance.now() - t0) / 1000;
-  if (summary.files !== paths.length || summary.failed.length > 0 || summary.bytes !== bytes) {
-    throw new Error(`extract wrote ${summary.files} of ${paths.length} files (${summary.bytes} of ${bytes} bytes); failed: ${JSON.stringify(summary.failed.slice(0, 3))}`);
+  if (summary.files !== picks.length || summary.failed.length > 0 || summary.bytes !== bytes) {
+    throw new Error(`extract wrote ${summary.files} of ${picks.length} files (${summary.bytes} of ${bytes} bytes); failed: ${JSON.stringify(summary.failed.slice(0, 3))}`);
   }
   return seconds;
 }
@@ -88,6 +104,7 @@ for (let r = 0; r < args.reps; r++) {
 }
 await rm(args.outDir, { recursive: true, force: true });
 const result: ExtractResult = {
+  folders: paths.length,
   files: picks.length,
   bytes,
   threads: args.threads,
