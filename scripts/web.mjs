@@ -3,6 +3,7 @@
 // sources are newer than the outputs, then starts the host on 127.0.0.1 and prints the page URL as
 // the last line of its start-up output. Build messages go to stderr.
 import { build as esbuild } from 'esbuild';
+import { nodeBundleOptions } from './node-bundle.mjs';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,24 +39,10 @@ async function buildRenderer() {
 }
 
 async function buildHost() {
-  const sources = newest(['src/host', 'src/backend', 'src/core', 'src/shared', 'src/main/csp.ts', 'scripts/web.mjs', ...lockfile]);
+  const sources = newest(['src/host', 'src/backend', 'src/core', 'src/shared', 'src/main/csp.ts', 'scripts/web.mjs', 'scripts/node-bundle.mjs', ...lockfile]);
   if (Math.min(mtime('out/host/host.mjs'), mtime('out/host/worker.mjs')) > sources) return;
   process.stderr.write('pakscope web: building the host (esbuild) ...\n');
-  await esbuild({
-    absWorkingDir: root,
-    entryPoints: { host: 'src/host/main.ts', worker: 'src/core/workers/worker.ts' },
-    outdir: 'out/host',
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: 'linked',
-    outExtension: { '.js': '.mjs' },
-    // Packages with wasm or worker files of their own stay outside the bundle (as in build-cli.mjs).
-    external: ['ooz-wasm', 'hash-wasm', 'piscina'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await esbuild(nodeBundleOptions(root, { host: 'src/host/main.ts', worker: 'src/core/workers/worker.ts' }, 'out/host'));
 }
 
 try {

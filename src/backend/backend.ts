@@ -50,7 +50,8 @@ export interface BackendOptions {
 
 interface OpenEntry {
   id: string;
-  key: string;
+  /** The keys it was opened with (trimmed); keys only ever add, so fewer keys reuse it. */
+  keys: ReadonlySet<string>;
   root: string;
   /** Resolves once the install is indexed; rejects with the reason it could not be opened. */
   ready: Promise<{ install: Install; summary: InstallSummary }>;
@@ -106,13 +107,18 @@ export class Backend implements PakScopeApi {
     if (req.path.trim() === '') throw new Error('no path given: choose a game folder or a container file');
     const root = resolve(req.path.trim());
     const keys = KeyRing.fromArgs(req.aesKeys ?? []); // throws KeyError on a malformed key, before any file is touched
-    const key = JSON.stringify([root, [...(req.aesKeys ?? [])].map((k) => k.trim()).sort()]);
+    const asked = (req.aesKeys ?? []).map((k) => k.trim());
+    // The same install, opened with these keys or more (the browser host opens it with the
+    // command line's keys, then the page asks for it by path alone), is the one already open.
+    // Of several, the one opened with the most keys (the most unlocked).
+    let best: OpenEntry | undefined;
     for (const entry of this.installs.values()) {
-      if (entry.key === key) return entry.ready.then((r) => r.summary);
+      if (entry.root === root && asked.every((k) => entry.keys.has(k)) && entry.keys.size >= (best?.keys.size ?? -1)) best = entry;
     }
+    if (best) return best.ready.then((r) => r.summary);
     const id = randomUUID();
     const abort = new AbortController();
-    const entry: OpenEntry = { id, key, root, abort, ready: undefined as never };
+    const entry: OpenEntry = { id, keys: new Set(asked), root, abort, ready: undefined as never };
     entry.ready = this.load(entry, keys);
     this.installs.set(id, entry);
     // A failed open leaves nothing behind, so the user can fix the cause and try again.

@@ -175,6 +175,11 @@ describe('Backend with encrypted and broken containers', () => {
       expect(anims[0]?.overrides).toBe(4);
       const d = await backend.fileDetails({ installId: unlocked.id, path: AC_FIXTURE });
       expect(d.overridden.length).toBe(anims[0]!.overrides);
+      // Asked for by path alone (the browser host opened it with --aes-key, then the page asks):
+      // the unlocked install, not a new locked one.
+      const byPath = await backend.openInstall({ path: TAGGED });
+      expect(byPath.id).toBe(unlocked.id);
+      expect(byPath.containers.find((c) => c.name === 'CUE4ParseFixtures-Minimal-OodleEncrypted-Windows')?.status.state).toBe('ok');
     } finally {
       await backend.close();
     }
