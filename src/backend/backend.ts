@@ -4,6 +4,7 @@
  * the browser host over HTTP, both after validateRequest. Every failure is an Error whose message
  * can be shown as is (a FormatError names the file, the structure and the byte offset).
  */
+import { RequestError } from './request-error.js';
 import { randomUUID } from 'node:crypto';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { Archive } from '../core/archive.js';
@@ -104,7 +105,7 @@ export class Backend implements PakScopeApi {
    * the install already open (the browser host opens the start-up install before the page asks).
    */
   async openInstall(req: { path: string; aesKeys?: string[] }): Promise<InstallSummary> {
-    if (req.path.trim() === '') throw new Error('no path given: choose a game folder or a container file');
+    if (req.path.trim() === '') throw new RequestError('no path given: choose a game folder or a container file');
     const root = resolve(req.path.trim());
     const keys = KeyRing.fromArgs(req.aesKeys ?? []); // throws KeyError on a malformed key, before any file is touched
     const asked = (req.aesKeys ?? []).map((k) => k.trim());
@@ -196,7 +197,7 @@ export class Backend implements PakScopeApi {
     const winner = file.providers[0]!;
     const offset = req.offset ?? 0;
     const length = Math.min(req.length ?? MAX_READ, MAX_READ);
-    if (offset > file.size) throw new Error(`${file.path}: offset ${offset} is past the end of the file (${file.size} bytes)`);
+    if (offset > file.size) throw new RequestError(`${file.path}: offset ${offset} is past the end of the file (${file.size} bytes)`);
     const archive = winner.archive as RangeReadable;
     if (typeof archive.readChunkRange === 'function') {
       // IoStore decodes only the blocks that cover the range: the hex view of a 2 GiB chunk stays cheap.
@@ -290,7 +291,7 @@ export class Backend implements PakScopeApi {
 
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {
     const entry = this.installs.get(id);
-    if (!entry) throw new Error(`no open install with id "${id}" (it was closed; open it again)`);
+    if (!entry) throw new RequestError(`no open install with id "${id}" (it was closed; open it again)`, 404);
     const loaded = await entry.ready;
     return { entry, install: loaded.install, loaded };
   }
@@ -306,13 +307,13 @@ export class Backend implements PakScopeApi {
 
   private async install(id: string): Promise<Install> {
     const entry = this.installs.get(id);
-    if (!entry) throw new Error(`no open install with id "${id}" (it was closed; open it again)`);
+    if (!entry) throw new RequestError(`no open install with id "${id}" (it was closed; open it again)`, 404);
     return (await entry.ready).install;
   }
 
   private file(install: Install, path: string) {
     const file = install.file(normalizeFile(path));
-    if (!file) throw new Error(`no file "${path}" in this install`);
+    if (!file) throw new RequestError(`no file "${path}" in this install`, 404);
     return file;
   }
 }

@@ -11,6 +11,7 @@
  * - in Electron, only a folder the user picked in the native dialog: a page that misbehaves
  *   cannot choose another.
  */
+import { RequestError } from './request-error.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
@@ -27,7 +28,7 @@ import type {
 /** Failures and skips sent to the page at most (the counts are complete). */
 export const MAX_LISTED = 1000;
 
-export class DestinationError extends Error {
+export class DestinationError extends RequestError {
   constructor(message: string) {
     super(message);
     this.name = 'DestinationError';

@@ -4,6 +4,7 @@
  * are not too many), and the bounded views the UI draws: a package's neighbourhood, the counts
  * and most referenced packages, the shortest chain of imports between two packages, a search.
  */
+import { RequestError } from './request-error.js';
 import { buildDependencyGraph, nameImportedPackages } from '../core/graph/build-graph.js';
 import { packageIdFromName } from '../core/hash/cityhash64.js';
 import type { DependencyGraph } from '../core/graph/dependency-graph.js';
@@ -214,7 +215,7 @@ export class GraphService {
     }
     const found = b.graph.find(trimmed);
     if (found !== undefined) return found;
-    throw new Error(`${ref}: not in this install's dependency graph (${b.graph.counts().packages} packages: IoStore container headers${b.problems.length ? '; see the graph problems' : ''}, classic packages' import maps)`);
+    throw new RequestError(`${ref}: not in this install's dependency graph (${b.graph.counts().packages} packages: IoStore container headers${b.problems.length ? '; see the graph problems' : ''}, classic packages' import maps)`, 404);
   }
 
   /** Names the packages the graph knows only by id, from the headers of packages importing them (UE5.3+). */

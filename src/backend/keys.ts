@@ -11,6 +11,7 @@
  * Stores: FileKeyStore (browser host: keys.json in the config folder, readable only by the user)
  * and SafeStorageKeyStore (Electron: the same map encrypted with the OS key store).
  */
+import { RequestError } from './request-error.js';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -267,7 +268,7 @@ export class KeyService {
     const accepted: string[] = [];
     let unlockedInPlace = false;
     const entries = texts.map((t) => t.trim()).filter((t) => t !== '');
-    if (entries.length === 0) throw new Error('no key given: type a key as 64 hex digits (0x optional) or base64, or GUID:KEY');
+    if (entries.length === 0) throw new RequestError('no key given: type a key as 64 hex digits (0x optional) or base64, or GUID:KEY');
 
     for (const text of entries) {
       let key: AesKey;

@@ -5,6 +5,7 @@
  * that can be huge, and serves the package's bytes as one stream (the Zen chunk, or a cooked
  * .uasset followed by its .uexp, whose offsets count through both).
  */
+import { RequestError } from './request-error.js';
 import type { Archive } from '../core/archive.js';
 import { packageIdFromName } from '../core/hash/cityhash64.js';
 import type { Install, VfsFile } from '../core/install/install.js';
@@ -135,7 +136,7 @@ export class PackageService {
     const pieces = this.pieces(install, loc);
     const total = pieces.reduce((n, p) => n + p.size, 0);
     const offset = req.offset ?? 0;
-    if (offset > total) throw new Error(`${loc.path}: offset ${offset} is past the end of the package (${total} bytes)`);
+    if (offset > total) throw new RequestError(`${loc.path}: offset ${offset} is past the end of the package (${total} bytes)`);
     const length = Math.min(req.length ?? MAX_PACKAGE_READ, MAX_PACKAGE_READ, total - offset);
     return { bytes: await this.readStream(installId, pieces, offset, length), total };
   }

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, resolve, sep } from 'node:path';
 import { isInputError } from '../core/errors.js';
 import { ApiValidationError, isApiMethod, validateRequest, type ApiEvent, type PakScopeApi } from '../shared/api.js';
+import { RequestError } from '../backend/request-error.js';
 import { contentSecurityPolicy } from '../main/csp.js';
 import { encodeJson } from './wire.js';
 
@@ -127,7 +128,8 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       sendJson(res, 200, { ok: true, value });
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      const status = err instanceof ApiValidationError ? 400 : isInputError(err) || isInputError(err.cause) ? 422 : 500;
+      const status = err instanceof ApiValidationError ? 400 : err instanceof RequestError ? err.status
+        : isInputError(err) || isInputError(err.cause) ? 422 : 500;
       sendJson(res, status, { ok: false, error: { name: err.name, message: err.message } });
     }
   }

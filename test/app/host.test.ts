@@ -148,8 +148,12 @@ describe('browser host', () => {
 
   it('reports backend errors with their message', async () => {
     const r = await api('fileDetails', { installId, path: 'Nope.uasset' });
-    expect(r.status).toBe(500);
-    expect(JSON.parse(r.body)).toEqual({ ok: false, error: { name: 'Error', message: 'no file "Nope.uasset" in this install' } });
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.body)).toEqual({ ok: false, error: { name: 'RequestError', message: 'no file "Nope.uasset" in this install' } });
+    // A destination the user typed wrong is their request's fault (400), not the host's (500).
+    const dest = await api('startExport', { installId, paths: [AC_FIXTURE], destination: 'relative/folder', conflict: 'skip', format: 'raw', output: 'folder' });
+    expect(dest.status).toBe(400);
+    expect(JSON.parse(dest.body).error.message).toMatch(/absolute path/);
   });
 
   it('serves files from the static folder only: no traversal, no hidden files', async () => {
