@@ -129,3 +129,23 @@ describe('loose files beside containers', () => {
     }
   });
 });
+
+describe('Zen packages exported raw into a folder', () => {
+  it('open from the folder as they open from their container', async () => {
+    // A raw export writes a Zen package's chunk as .uasset: it has no package tag.
+    await mkdir(join(dir, 'Exported/Game/Meshes'), { recursive: true });
+    await copyFile(corpus('cooked/zen55_SM_Cube.uzenasset'), join(dir, 'Exported/Game/Meshes/SM_Cube.uasset'));
+    const install = await openInstall([join(dir, 'Exported')]);
+    try {
+      const opened = await new InstallPackages(install).open('Game/Meshes/SM_Cube.uasset');
+      expect(opened.model.format).toBe('zen');
+      expect(opened.model.name).toBe('/Game/Meshes/SM_Cube');
+      expect(opened.container).toBe(join(dir, 'Exported'));
+      expect(opened.warnings[0]).toMatch(/read as a Zen package with the \w+ layout/);
+      // The export map in stored order, as the container holds it.
+      expect(opened.model.exports.map((e) => e.name)).toEqual(['BodySetup_0', 'NavCollision_0', 'SM_Cube']);
+    } finally {
+      await install.close();
+    }
+  });
+});

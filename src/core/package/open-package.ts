@@ -188,6 +188,10 @@ export class InstallPackages {
 
   private async openClassic(loc: PackageLocation, opts: OpenPackageOptions): Promise<OpenedPackage> {
     const bytes = await loc.archive.read(loc.ref, opts.signal);
+    // A Zen package exported raw (PakScope's own raw export, retoc, `cat`) is a .uasset without
+    // the package tag: read it as Zen when it parses as one.
+    const zen = loc.kind === 'uasset' ? openZenFile(bytes, loc.path, opts) : undefined;
+    if (zen) return { ...zen, container: loc.archive.path };
     const warnings: string[] = [];
     const companions = COMPANION_EXTENSIONS.map((ext) => this.install.file(withoutExtension(loc.path) + ext)).filter((f) => f !== undefined);
     const uexp = companions.find((f) => extensionOf(f.path) === '.uexp');
@@ -361,6 +365,25 @@ function parseZenFile(bytes: Uint8Array, fileName: string, engine: EngineVersion
 }
 
 /**
+ * A file without the package tag read as a Zen package saved as a file, or undefined when it is
+ * not one (the classic reader then says what is wrong). With --engine a Zen parse error is final.
+ */
+function openZenFile(bytes: Uint8Array, path: string, opts: OpenPackageOptions): Omit<OpenedPackage, 'container'> | undefined {
+  if (detectClassicPackage(bytes).kind !== 'unknown' || isUe12FileName(path)) return undefined;
+  const engine = zenEngine(opts.engine);
+  let pkg: ZenPackage;
+  try {
+    pkg = parseZenFile(bytes, path, engine);
+  } catch (e) {
+    if (!(e instanceof FormatError) || engine !== undefined) throw e;
+    return undefined;
+  }
+  const model = zenToPackageModel(pkg, resolvePackage(pkg), { engine: engine !== undefined ? engineRelease(engine).label.slice(2) : null });
+  const warnings = [`read as a Zen package with the ${ZenLayout[pkg.layout]} layout; /Script imports are shown by hash (no global container)`];
+  return { model, path, warnings };
+}
+
+/**
  * One package file on disk (.uasset/.umap with its .uexp beside it, a UE1/2 package, or a Zen
  * package saved as a file). A .uasset below a Content folder is named by its path
  * ("/p/MyProject/Content/Maps/A.umap" → /Game/Maps/A); elsewhere the package's name map tells.
@@ -368,21 +391,8 @@ function parseZenFile(bytes: Uint8Array, fileName: string, engine: EngineVersion
 export async function openPackageFile(path: string, opts: OpenPackageOptions = {}): Promise<OpenedPackage> {
   const bytes = new Uint8Array(await readFile(path, { signal: opts.signal }));
   const warnings: string[] = [];
-  if (detectClassicPackage(bytes).kind === 'unknown' && !isUe12FileName(path)) {
-    // No package tag: perhaps a Zen package saved as a file; if not, the classic reader says what is wrong.
-    const engine = zenEngine(opts.engine);
-    let pkg: ZenPackage | undefined;
-    try {
-      pkg = parseZenFile(bytes, path, engine);
-    } catch (e) {
-      if (!(e instanceof FormatError) || engine !== undefined) throw e;
-    }
-    if (pkg) {
-      const model = zenToPackageModel(pkg, resolvePackage(pkg), { engine: engine !== undefined ? engineRelease(engine).label.slice(2) : null });
-      warnings.push(`read as a Zen package with the ${ZenLayout[pkg.layout]} layout; /Script imports are shown by hash (no global container)`);
-      return { model, path, container: path, warnings };
-    }
-  }
+  const zen = openZenFile(bytes, path, opts);
+  if (zen) return { ...zen, container: path };
   const stem = withoutExtension(path);
   const companions: { path: string; size: number }[] = [];
   if (isUAssetFileName(path)) {
