@@ -1,29 +1,12 @@
 // Bad input: truncation at every length, impossible counts and offsets, cyclic outers, other
 // engines' packages. Each must fail fast with a FormatError naming file, structure and offset.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/core/errors.js';
 import { parseUAsset } from '../../src/core/uasset/parse.js';
-import { corpus } from '../support/corpus.js';
+import { loadCorpus } from '../support/corpus.js';
+import { formatError, withI32 } from '../support/format-error.js';
 
-const load = (rel: string): Uint8Array => new Uint8Array(readFileSync(corpus(rel)));
-
-function formatError(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof FormatError) return e;
-    throw new Error(`expected a FormatError, got ${String(e)}`);
-  }
-  throw new Error('expected a FormatError, but it parsed');
-}
-
-/** A copy with an i32 written at `at`. */
-function patched(bytes: Uint8Array, at: number, value: number): Uint8Array {
-  const copy = bytes.slice();
-  new DataView(copy.buffer).setInt32(at, value, true);
-  return copy;
-}
+const load = loadCorpus;
 
 describe('truncated headers', () => {
   it('fails at every length short of the header, with a FormatError inside the bytes given', () => {
@@ -84,7 +67,7 @@ describe('impossible counts and offsets', () => {
   ];
   for (const [what, at, value, structure, message] of cases) {
     it(`${what}: FormatError at the field`, () => {
-      const e = formatError(() => parseUAsset(patched(bytes, at, value), 'bad.uasset'));
+      const e = formatError(() => parseUAsset(withI32(bytes, at, value), 'bad.uasset'));
       expect(e.structure).toBe(structure);
       expect(e.offset).toBe(at);
       expect(e.message).toMatch(message);
@@ -94,7 +77,7 @@ describe('impossible counts and offsets', () => {
   it('a name index outside the name map', () => {
     const pkg = parseUAsset(bytes, 'x');
     const imp = pkg.imports[3]!;
-    const e = formatError(() => parseUAsset(patched(bytes, imp.offset + 8, 5000), 'bad.uasset'));
+    const e = formatError(() => parseUAsset(withI32(bytes, imp.offset + 8, 5000), 'bad.uasset'));
     expect(e.structure).toBe('import map');
     expect(e.offset).toBe(imp.offset + 8);
     expect(e.message).toContain('name index 5000 is outside the name map (106 names)');
@@ -103,7 +86,7 @@ describe('impossible counts and offsets', () => {
   it('a class index outside the import map', () => {
     const pkg = parseUAsset(bytes, 'x');
     const exp = pkg.exports[2]!;
-    const e = formatError(() => parseUAsset(patched(bytes, exp.offset, -500), 'bad.uasset'));
+    const e = formatError(() => parseUAsset(withI32(bytes, exp.offset, -500), 'bad.uasset'));
     expect(e.structure).toBe('export map');
     expect(e.offset).toBe(exp.offset);
     expect(e.message).toContain('class index -500 points past the 18 imports');
@@ -114,7 +97,7 @@ describe('impossible counts and offsets', () => {
     // The first thumbnail entry's offset field is the table's last 4 bytes before the second entry; patch via the table.
     const table = pkg.summary.thumbnailTableOffset;
     const firstOffsetAt = table + 4 + (4 + 'Blueprint'.length + 1) + (4 + 'TestActorBP'.length + 1);
-    const bad = parseUAsset(patched(bytes, firstOffsetAt, 0x7ffffff0), 'bad.uasset');
+    const bad = parseUAsset(withI32(bytes, firstOffsetAt, 0x7ffffff0), 'bad.uasset');
     expect(bad.thumbnails).toEqual([]);
     expect(bad.issues).toEqual([expect.objectContaining({ structure: 'thumbnail table', offset: firstOffsetAt })]);
     expect(bad.exports).toHaveLength(14);
@@ -128,14 +111,14 @@ describe('cyclic outers', () => {
   const outerAt = (i: number): number => pkg.exports[i]!.offset + 12;
 
   it('an export that is its own outer', () => {
-    const e = formatError(() => parseUAsset(patched(bytes, outerAt(4), 5), 'cycle.uasset'));
+    const e = formatError(() => parseUAsset(withI32(bytes, outerAt(4), 5), 'cycle.uasset'));
     expect(e.structure).toBe('export map');
     expect(e.offset).toBe(pkg.exports[4]!.offset);
     expect(e.message).toContain('export 4 "K2Node_Event_0": the outer chain loops back to it');
   });
 
   it('two exports each other\'s outer', () => {
-    const twice = patched(patched(bytes, outerAt(2), 4), outerAt(3), 3);
+    const twice = withI32(withI32(bytes, outerAt(2), 4), outerAt(3), 3);
     const e = formatError(() => parseUAsset(twice, 'cycle.uasset'));
     expect(e.structure).toBe('export map');
     expect(e.message).toMatch(/export [23] "(EventGraph|UserConstructionScript)": the outer chain loops back/);
@@ -143,7 +126,7 @@ describe('cyclic outers', () => {
 
   it('an import cycle through an export and back', () => {
     const imp = pkg.imports[6]!; // /Script/Engine.Actor
-    const viaExport = patched(patched(bytes, imp.offset + 16, 3), outerAt(2), -7);
+    const viaExport = withI32(withI32(bytes, imp.offset + 16, 3), outerAt(2), -7);
     const e = formatError(() => parseUAsset(viaExport, 'cycle.uasset'));
     expect(e.message).toContain('the outer chain loops back');
   });
@@ -151,7 +134,7 @@ describe('cyclic outers', () => {
   it('a cycle in an unversioned cooked package fails the same way (every layout)', () => {
     const cooked = load('cooked/retoc56_BP_ThirdPersonCharacter.uasset');
     const p = parseUAsset(cooked, 'x', { uexpSize: 10895 });
-    const e = formatError(() => parseUAsset(patched(cooked, p.exports[2]!.offset + 12, 3), 'cycle.uasset', { uexpSize: 10895 }));
+    const e = formatError(() => parseUAsset(withI32(cooked, p.exports[2]!.offset + 12, 3), 'cycle.uasset', { uexpSize: 10895 }));
     expect(e.structure).toBe('export map');
     expect(e.message).toContain('the outer chain loops back to it');
   });
@@ -159,7 +142,7 @@ describe('cyclic outers', () => {
   it('a long chain resolves without recursion', () => {
     // Every export's outer is the previous one: a 14-deep chain.
     let chain = bytes;
-    for (let i = 1; i < 14; i++) chain = patched(chain, outerAt(i), i);
+    for (let i = 1; i < 14; i++) chain = withI32(chain, outerAt(i), i);
     const p = parseUAsset(chain, 'chain.uasset');
     expect(p.exports[13]!.path.split(/[.:]/)).toHaveLength(2 + 13);
   });
@@ -183,8 +166,8 @@ describe('other engines and other files', () => {
 
   it('rejects versions it cannot know', () => {
     const bytes = load('uncooked/uapi427_TestSoundClass.uasset');
-    expect(formatError(() => parseUAsset(patched(bytes, 4, -10), 'x')).message).toContain('LegacyFileVersion -10 is newer than any known');
-    expect(formatError(() => parseUAsset(patched(bytes, 12, 200), 'x')).message).toContain('UE4 version 200 is older than the oldest loadable');
+    expect(formatError(() => parseUAsset(withI32(bytes, 4, -10), 'x')).message).toContain('LegacyFileVersion -10 is newer than any known');
+    expect(formatError(() => parseUAsset(withI32(bytes, 12, 200), 'x')).message).toContain('UE4 version 200 is older than the oldest loadable');
   });
 
   it('survives random bytes behind a valid start', () => {

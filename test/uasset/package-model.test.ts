@@ -1,5 +1,4 @@
 // The shared package model both classic formats fill, and the info JSON the CLI prints from it.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/core/errors.js';
 import {
@@ -7,9 +6,9 @@ import {
 } from '../../src/core/package-model.js';
 import { parseUAsset } from '../../src/core/uasset/parse.js';
 import { parseUe12Package } from '../../src/core/ue12/package.js';
-import { corpus } from '../support/corpus.js';
+import { loadCorpus } from '../support/corpus.js';
 
-const load = (rel: string): Uint8Array => new Uint8Array(readFileSync(corpus(rel)));
+const load = loadCorpus;
 
 describe('detectClassicPackage', () => {
   it('tells UE4/5, UE1/2, UE3 and other files apart from the first 8 bytes', () => {

@@ -1,31 +1,15 @@
 // Unreal Engine 1/2 packages: every file in corpus/legacy (UT99, UT2004, UELib's TestUC*),
 // layouts the corpus lacks (written here), and bad input.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/core/errors.js';
 import { parseUe12Package } from '../../src/core/ue12/package.js';
-import { corpus } from '../support/corpus.js';
+import { corpus, loadCorpus } from '../support/corpus.js';
+import { formatError, withI32 } from '../support/format-error.js';
 import { intField, manifest } from '../uasset/manifest.js';
 import { compactIndex, type PackageSpec, writeUe12Package } from './writer.js';
 
-const load = (rel: string): Uint8Array => new Uint8Array(readFileSync(corpus(rel)));
+const load = loadCorpus;
 const FILES = readdirSync(corpus('legacy')).sort().map((f) => `legacy/${f}`);
-
-function formatError(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof FormatError) return e;
-    throw new Error(`expected a FormatError, got ${String(e)}`);
-  }
-  throw new Error('expected a FormatError, but it parsed');
-}
-
-function patched(bytes: Uint8Array, at: number, value: number): Uint8Array {
-  const copy = bytes.slice();
-  new DataView(copy.buffer).setInt32(at, value, true);
-  return copy;
-}
 
 describe('UE1/2 packages in the corpus', () => {
   it('has UT99, UT2004 and UELib test packages', () => {
@@ -186,7 +170,7 @@ describe('bad UE1/2 input', () => {
   ];
   for (const [what, at, value, structure, message] of cases) {
     it(what, () => {
-      const e = formatError(() => parseUe12Package(patched(bytes, at, value), 'bad.u'));
+      const e = formatError(() => parseUe12Package(withI32(bytes, at, value), 'bad.u'));
       expect(e.structure).toBe(structure);
       expect(e.offset).toBe(at);
       expect(e.message).toMatch(message);
@@ -208,11 +192,11 @@ describe('bad UE1/2 input', () => {
       const e = pkg.exports[i]!;
       return e.offset + compactIndex(e.classIndex).length + compactIndex(e.superIndex).length;
     };
-    const self = formatError(() => parseUe12Package(patched(bytes, outerAt(3), 4), 'cycle.u'));
+    const self = formatError(() => parseUe12Package(withI32(bytes, outerAt(3), 4), 'cycle.u'));
     expect(self.structure).toBe('export table');
     expect(self.offset).toBe(pkg.exports[3]!.offset);
     expect(self.message).toContain('the outer chain loops back to it');
-    const two = formatError(() => parseUe12Package(patched(patched(bytes, outerAt(1), 3), outerAt(2), 2), 'cycle.u'));
+    const two = formatError(() => parseUe12Package(withI32(withI32(bytes, outerAt(1), 3), outerAt(2), 2), 'cycle.u'));
     expect(two.message).toContain('the outer chain loops back');
   });
 
