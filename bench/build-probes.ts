@@ -1,11 +1,12 @@
 /**
  * Bundles the probes (bench/probes/*.ts) to out/bench/*.mjs with esbuild, the way
- * scripts/build-cli.mjs bundles the CLI: the measured code runs as PakScope ships, with no
+ * scripts/build-cli.mjs bundles the CLI (the same esbuild options): the measured code runs as PakScope ships, with no
  * TypeScript loader in the process.
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeBundleOptions } from '../scripts/node-bundle.mjs';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PROBE_DIR = join(PROJECT_ROOT, 'out', 'bench');
@@ -20,17 +21,7 @@ export function probeFile(name: ProbeName): string {
 }
 
 export async function buildProbes(): Promise<void> {
-  await build({
-    absWorkingDir: PROJECT_ROOT,
-    entryPoints: Object.fromEntries(PROBES.map((p) => [p, `bench/probes/${p}.ts`])),
-    outdir: PROBE_DIR,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outExtension: { '.js': '.mjs' },
-    external: ['ooz-wasm', 'hash-wasm', 'piscina'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  const entries = Object.fromEntries(PROBES.map((p) => [p, `bench/probes/${p}.ts`]));
+  // No source maps: the probes are measured, not debugged.
+  await build({ ...nodeBundleOptions(PROJECT_ROOT, entries, PROBE_DIR), sourcemap: false });
 }
