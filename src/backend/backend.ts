@@ -16,12 +16,15 @@ import type {
   AddKeysResult, ApiEvent, AppInfo, ExportRequest, ExportStarted, FileDetails, FileListRequest, FileListWritten, HashCheck,
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
-import type { GraphDirection, GraphFindView, GraphPathView, GraphStatsView, PackageGraphView, PackageView } from '../shared/package-api.js';
+import type {
+  GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
+} from '../shared/package-api.js';
 import type { Dialogs } from './dialogs.js';
 import { ExportService } from './export.js';
 import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
 import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
+import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
 import { RecentList } from './recent.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 
@@ -69,12 +72,15 @@ export class Backend implements PakScopeApi {
   private readonly keys: KeyService;
   private readonly packages = new PackageService();
   private readonly graphs = new GraphService(this.packages);
+  private readonly properties = new PropertiesService(this.packages);
+  private readonly mappings: MappingsService;
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
     this.openFn = opts.openInstall ?? coreOpenInstall;
     this.exports = new ExportService({ emit: (e) => this.emit(e), pickedOnly: opts.dialogs.pickExportFolder !== undefined });
     this.keys = new KeyService(opts.keyStore ?? new FileKeyStore(opts.configDir), opts.decoder);
+    this.mappings = new MappingsService(new MappingsStore(opts.configDir), opts.dialogs.pickMappingsFile !== undefined);
   }
 
   // ---- events ----
@@ -287,6 +293,29 @@ export class Backend implements PakScopeApi {
 
   async graphFind(req: { installId: string; query: string; limit?: number }): Promise<GraphFindView> {
     return this.graphs.find(req.installId, await this.install(req.installId), req);
+  }
+
+  // ---- properties and mappings (properties.ts) ----
+
+  async packageProperties(req: { installId: string; path: string; engine?: string }): Promise<PackagePropertiesView> {
+    const { entry, install } = await this.opened(req.installId);
+    return this.properties.view(req.installId, install, req, await this.mappings.forInstall(entry.root));
+  }
+
+  async mappingsStatus(req: { installId: string }): Promise<MappingsStatus> {
+    const { entry } = await this.opened(req.installId);
+    return this.mappings.status(entry.root);
+  }
+
+  async setMappings(req: { installId: string; path: string }): Promise<MappingsStatus> {
+    const { entry } = await this.opened(req.installId);
+    return this.mappings.set(entry.root, req.path);
+  }
+
+  async pickMappings(req: { installId: string }): Promise<MappingsStatus | null> {
+    const { entry } = await this.opened(req.installId);
+    const path = (await this.opts.dialogs.pickMappingsFile?.()) ?? null;
+    return path === null ? null : this.mappings.set(entry.root, path);
   }
 
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {

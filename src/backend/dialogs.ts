@@ -10,6 +10,8 @@ export interface Dialogs {
    * exports may only go to folders picked with it.
    */
   pickExportFolder?(): Promise<string | null>;
+  /** A mappings file (.usmap). Present only where there is a native dialog (Electron). */
+  pickMappingsFile?(): Promise<string | null>;
 }
 
 export const noDialogs: Dialogs = {

@@ -20,6 +20,12 @@ export const OPEN_FILE_DIALOG: OpenDialogOptions = {
 
 export const EXPORT_FOLDER_DIALOG: OpenDialogOptions = { title: 'Export to folder', buttonLabel: 'Export here', properties: ['openDirectory', 'createDirectory'] };
 
+export const MAPPINGS_FILE_DIALOG: OpenDialogOptions = {
+  title: 'Choose the mappings (.usmap) of this game',
+  properties: ['openFile'],
+  filters: [{ name: 'Mappings', extensions: ['usmap'] }, { name: 'All files', extensions: ['*'] }],
+};
+
 export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | null): Required<Dialogs> {
   let busy = false;
   const ask = async (options: OpenDialogOptions): Promise<string | null> => {
@@ -36,5 +42,6 @@ export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | 
     pickFolder: () => ask(OPEN_FOLDER_DIALOG),
     pickFile: () => ask(OPEN_FILE_DIALOG),
     pickExportFolder: () => ask(EXPORT_FOLDER_DIALOG),
+    pickMappingsFile: () => ask(MAPPINGS_FILE_DIALOG),
   };
 }

@@ -5,7 +5,9 @@
  */
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
-import type { GraphDirection, GraphFindView, GraphPathView, GraphStatsView, PackageGraphView, PackageView } from './package-api.js';
+import type {
+  GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
+} from './package-api.js';
 
 export type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck };
 export type { ExportProgress };
@@ -124,6 +126,15 @@ export interface PakScopeApi {
   graphPath(req: { installId: string; from: string; to: string }): Promise<GraphPathView>;
   /** Packages of the graph whose name contains `query` (or with that id). */
   graphFind(req: { installId: string; query: string; limit?: number }): Promise<GraphFindView>;
+  // ---- properties and mappings (backend/properties.ts) ----
+  /** Every export's properties with their byte ranges; unversioned ones read with the install's mappings. */
+  packageProperties(req: { installId: string; path: string; engine?: string }): Promise<PackagePropertiesView>;
+  /** The mappings (.usmap) remembered for the install. */
+  mappingsStatus(req: { installId: string }): Promise<MappingsStatus>;
+  /** Reads a .usmap and, when it reads, uses and remembers it for the install; "" forgets the install's choice. */
+  setMappings(req: { installId: string; path: string }): Promise<MappingsStatus>;
+  /** Electron: a native dialog for a .usmap, then setMappings; null when cancelled or where there is no dialog. */
+  pickMappings(req: { installId: string }): Promise<MappingsStatus | null>;
 }
 
 // ---- export ----
@@ -279,6 +290,10 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   graphStats: { installId: 'string' },
   graphPath: { installId: 'string', from: 'string', to: 'string' },
   graphFind: { installId: 'string', query: 'string', limit: 'number?' },
+  packageProperties: { installId: 'string', path: 'string', engine: 'string?' },
+  mappingsStatus: { installId: 'string' },
+  setMappings: { installId: 'string', path: 'string' },
+  pickMappings: { installId: 'string' },
 };
 
 export const API_METHODS = Object.keys(SHAPES) as ApiMethod[];

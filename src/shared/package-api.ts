@@ -4,6 +4,7 @@
  * list that can be huge is capped with its full count beside it.
  */
 import type { PackageFormat, PackageModel, PackageModelThumbnail } from '../core/package-model.js';
+import type { ExportProperties } from '../core/properties/types.js';
 
 export type { PackageFormat };
 
@@ -127,4 +128,60 @@ export interface GraphPathView {
 export interface GraphFindView {
   matches: GraphNode[];
   total: number;
+}
+
+// ---- properties (backend/properties.ts) ----
+
+/** Where an object path named by a property value leads. */
+export interface PropertyLink {
+  /** An import or export of this package; `package`: another package of the install (a soft reference). */
+  kind: 'import' | 'export' | 'package';
+  /** Import or export index (absent for kind package). */
+  index?: number;
+  /** Short class name ("Texture2D"); '' when not known. */
+  class: string;
+  /** The package holding the object ("/Game/Maps/Entry", "/Script/Engine"). */
+  package: string;
+  /** Tree path of that package in this install, to open it; null for this package, /Script and packages the install lacks. */
+  packagePath: string | null;
+}
+
+/** One export's properties (entries carry `range` and `elements`, offsets from the export's start). */
+export interface ExportPropertiesView extends ExportProperties {
+  /** Where the export's bytes start in the package stream (readPackageBytes, the Hex tab). */
+  streamOffset: number;
+  path: string;
+  /** The outer's path; null for an object directly in the package. */
+  outer: string | null;
+  flags?: string[];
+}
+
+export interface PackagePropertiesView {
+  installId: string;
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  /** Package name ("/Game/Maps/Entry"). */
+  package: string;
+  format: PackageFormat;
+  exports: ExportPropertiesView[];
+  /** Object paths the values name (object and soft references), and where each leads. */
+  links: Record<string, PropertyLink>;
+  /** The .usmap unversioned properties were read with; null when none is chosen for the install. */
+  mappings: string | null;
+  /** Some export's unversioned properties could not be read for want of mappings. */
+  mappingsNeeded: boolean;
+  /** What the reader could not name or read. */
+  warnings: string[];
+}
+
+/** The mappings (.usmap) chosen for an install. */
+export interface MappingsStatus {
+  /** The file; null when none is chosen. */
+  path: string | null;
+  /** What the file holds; absent when none is chosen or it does not read. */
+  summary?: { version: number; compression: string; structs: number; enums: number };
+  /** The chosen file does not read (moved, damaged): why. */
+  error?: string;
+  /** pickMappings opens a native file dialog (Electron); elsewhere the path is typed for setMappings. */
+  canPick: boolean;
 }

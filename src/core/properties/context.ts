@@ -24,6 +24,8 @@ export interface PropertyContext {
   mappings?: Usmap;
   /** Schemas of classes and structs defined in packages (Blueprint classes), by lowercased name; searched before the mappings. */
   localStructs?: ReadonlyMap<string, MappedStruct>;
+  /** Record where each entry's bytes are (PropertyEntry.range, .elements): the app's hex view needs them, the CLI does not. */
+  offsets?: boolean;
 }
 
 /** A property's type: the mapping schema's shape, also built from tags. */

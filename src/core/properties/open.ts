@@ -24,6 +24,8 @@ export interface OpenPropertiesOptions {
   mappings?: Usmap;
   /** "5.4", "4.27": the layout of an unversioned or Zen package. */
   engine?: string;
+  /** Record the byte range of every entry (PropertyEntry.range, .elements). */
+  offsets?: boolean;
 }
 
 export interface OpenedProperties {
@@ -54,9 +56,9 @@ export async function installPackageProperties(packages: InstallPackages, ref: s
     const pkg = { ...header, file: loc.path };
     const resolved = resolvePackage(pkg, { scriptObjects: scripts.found?.objects, importedPackages: imported });
     if (!scripts.found && pkg.imports.some((i) => i.kind === 'script')) warnings.push('no global container (global.utoc) found: /Script references are shown by hash');
-    return { properties: zenProperties(pkg, bytes, resolved, { mappings: opts.mappings, engine }), path: loc.path, warnings };
+    return { properties: zenProperties(pkg, bytes, resolved, { mappings: opts.mappings, engine, offsets: opts.offsets }), path: loc.path, warnings };
   }
-  if (loc.kind === 'ue12') return { properties: ue12Properties(parseUe12Package(bytes, loc.path), bytes), path: loc.path, warnings };
+  if (loc.kind === 'ue12') return { properties: ue12Properties(parseUe12Package(bytes, loc.path), bytes, { offsets: opts.offsets }), path: loc.path, warnings };
   const uexpFile = packages.install.file(`${withoutExtension(loc.path)}.uexp`);
   const uexp = uexpFile ? await uexpFile.providers[0]!.archive.read(uexpFile.providers[0]!.file.ref) : undefined;
   const pkg = parseUAsset(bytes, loc.path, {
@@ -65,7 +67,7 @@ export async function installPackageProperties(packages: InstallPackages, ref: s
     ...(loc.packageName !== undefined ? { packageName: loc.packageName } : {}),
   });
   warnings.push(...pkg.warnings);
-  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings }), path: loc.path, warnings };
+  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets }), path: loc.path, warnings };
 }
 
 /** Zen layouts tried on a Zen package file with nothing to tell its engine, newest first. */
@@ -80,14 +82,14 @@ export async function packageFileProperties(path: string, opts: OpenPropertiesOp
   const warnings: string[] = [];
   const kind = detectClassicPackage(bytes);
   if (kind.kind === 'ue12' || (kind.kind === 'unknown' && isUe12FileName(path))) {
-    return { properties: ue12Properties(parseUe12Package(bytes, path), bytes), path, warnings };
+    return { properties: ue12Properties(parseUe12Package(bytes, path), bytes, { offsets: opts.offsets }), path, warnings };
   }
   if (kind.kind === 'ue3') throw new FormatError(path, 'package header', 4, olderEngineDescription(kind.fileVersion!, kind.licensee!));
   if (kind.kind === 'unknown') {
     const engine = opts.engine !== undefined ? parseEngineVersion(opts.engine) : undefined;
     const pkg = parseZenFile(bytes, path, engine);
     warnings.push(`read as a Zen package with the ${ZenLayout[pkg.layout]} layout; /Script references are shown by hash (no global container)`);
-    return { properties: zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine }), path, warnings };
+    return { properties: zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine, offsets: opts.offsets }), path, warnings };
   }
   let uexp: Uint8Array | undefined;
   if (!COMPANION_EXTENSIONS.includes(extensionOf(path))) {
@@ -96,7 +98,7 @@ export async function packageFileProperties(path: string, opts: OpenPropertiesOp
   }
   const pkg = parseUAsset(bytes, path, { ...(opts.engine !== undefined ? { engine: opts.engine } : {}), ...(uexp ? { uexpSize: uexp.length } : {}) });
   warnings.push(...pkg.warnings);
-  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings }), path, warnings };
+  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets }), path, warnings };
 }
 
 function parseZenFile(bytes: Uint8Array, fileName: string, engine: EngineVersion | undefined): ZenPackage {

@@ -19,6 +19,8 @@ export interface ReadPropertiesOptions {
   mappings?: Usmap;
   /** Engine release of an unversioned Zen package without versioning info (its layout's newest otherwise). */
   engine?: EngineVersion;
+  /** Record the byte range of every entry (PropertyEntry.range, .elements). */
+  offsets?: boolean;
 }
 
 const isUnversioned = (packageFlags: number): boolean => (packageFlags & PackageFlags.PKG_UnversionedProperties) !== 0;
@@ -41,6 +43,7 @@ export function uassetProperties(pkg: UAssetPackage, bytes: Uint8Array, uexp?: U
     versions, unversioned,
     softObjectPaths: pkg.softObjectPaths.map((p) => p.path),
     mappings: opts.mappings,
+    offsets: opts.offsets,
   };
   const uexpName = pkg.fileName.replace(/\.(uasset|umap)$/i, '') + '.uexp';
   const objects = pkg.exports.map((e) => {
@@ -82,6 +85,7 @@ export function zenProperties(pkg: ZenPackage, chunk: Uint8Array, resolved: Reso
     versions: zenPropertyVersions(pkg, opts.engine),
     unversioned,
     mappings: opts.mappings,
+    offsets: opts.offsets,
   };
   const objects = pkg.exports.map((e) => {
     const r = resolved.exports[e.index];

@@ -53,6 +53,8 @@ export class PropertyReader {
 
   /** Absolute offset of the export's first byte: raw values report offsets from it. */
   exportBase = 0;
+  /** With ctx.offsets: where the elements of each container value read start (PropertyEntry.elements). */
+  private readonly elementStarts = new WeakMap<object, number[]>();
 
   constructor(readonly ctx: PropertyContext) {}
 
@@ -110,6 +112,30 @@ export class PropertyReader {
   }
   private leave(): void { this.depth--; }
 
+  /** A position of `r` as an offset from the start of the export. */
+  private at(r: BinaryReader, pos: number): number {
+    return r.base + pos - this.exportBase;
+  }
+
+  /** Records where a container's elements start (ctx.offsets), before the next element is read. */
+  private elementAt(r: BinaryReader, starts: number[] | undefined): void {
+    starts?.push(this.at(r, r.pos));
+  }
+
+  /** An entry whose value is a container read here gets its elements' offsets. */
+  private noteElements(entry: PropertyEntry): void {
+    const starts = Array.isArray(entry.value) ? this.elementStarts.get(entry.value) : undefined;
+    if (starts) entry.elements = starts;
+  }
+
+  /** The list an array, set or map records its element offsets in (ctx.offsets), keyed by its value. */
+  private startsFor(out: PropertyValue[]): number[] | undefined {
+    if (!this.ctx.offsets) return undefined;
+    const starts: number[] = [];
+    this.elementStarts.set(out, starts);
+    return starts;
+  }
+
   // ---- tagged streams ---------------------------------------------------------------------
 
   /**
@@ -142,6 +168,7 @@ export class PropertyReader {
   private taggedEntry(r: BinaryReader, tag: PropertyTag): PropertyEntry {
     const entry: PropertyEntry = { name: tag.name, type: typeName(tag.type), value: null };
     if (tag.indexed || tag.arrayIndex > 0) entry.arrayIndex = tag.arrayIndex;
+    if (this.ctx.offsets) entry.range = { start: this.at(r, tag.tagStart), value: this.at(r, tag.valueStart), end: this.at(r, tag.valueStart + tag.size) };
     if (tag.skipped) {
       entry.note = 'the value was skipped when saving';
       return entry;
@@ -162,6 +189,7 @@ export class PropertyReader {
           if (sub.pos === tag.size) {
             entry.value = value;
             if (attempt.note) entry.note = attempt.note;
+            this.noteElements(entry);
             return entry;
           }
           lastProblem ||= `decoding it used ${sub.pos} of its ${tag.size} bytes`;
@@ -259,6 +287,10 @@ export class PropertyReader {
           } catch (e) {
             if (!(e instanceof FormatError)) throw e;
             throw new FormatError(e.file, `property "${prop.name}" (${entry.type}) at byte ${r.base + at}, ${e.structure}`, e.offset, detailOf(e));
+          }
+          if (this.ctx.offsets) {
+            entry.range = { start: this.at(r, at), value: this.at(r, at), end: this.at(r, r.pos) };
+            this.noteElements(entry);
           }
         }
         out.push(entry);
@@ -402,14 +434,21 @@ export class PropertyReader {
       inner = { type: 'StructProperty', struct: innerTag.type.struct };
     }
     const out: PropertyValue[] = [];
+    const starts = this.startsFor(out);
     if (inner.type === 'ByteProperty') {
       // Byte arrays of enums store names: the tag's size says which (unversioned: the schema or a guess).
       let enums = (inner.enumName !== undefined && inner.enumName !== 'None') || this.looksLikeName(r);
       if (!this.ctx.unversioned) enums = n > 0 && size !== undefined ? (size - 4) / n > 1 : enums;
-      for (let i = 0; i < n; i++) out.push(enums ? this.name(r) : r.u8());
+      for (let i = 0; i < n; i++) {
+        this.elementAt(r, starts);
+        out.push(enums ? this.name(r) : r.u8());
+      }
       return out;
     }
-    for (let i = 0; i < n; i++) out.push(this.value(r, inner, 'array'));
+    for (let i = 0; i < n; i++) {
+      this.elementAt(r, starts);
+      out.push(this.value(r, inner, 'array'));
+    }
     return out;
   }
 
@@ -420,7 +459,11 @@ export class PropertyReader {
     for (let i = 0; i < removed; i++) this.value(r, inner, 'array');
     const n = r.count(1, 'set element count');
     const out: PropertyValue[] = [];
-    for (let i = 0; i < n; i++) out.push(this.value(r, inner, 'array'));
+    const starts = this.startsFor(out);
+    for (let i = 0; i < n; i++) {
+      this.elementAt(r, starts);
+      out.push(this.value(r, inner, 'array'));
+    }
     return out;
   }
 
@@ -431,7 +474,9 @@ export class PropertyReader {
     for (let i = 0; i < removed; i++) this.value(r, key, 'map');
     const n = r.count(1, 'map entry count');
     const out: PropertyValue[] = [];
+    const starts = this.startsFor(out);
     for (let i = 0; i < n; i++) {
+      this.elementAt(r, starts);
       const k = this.value(r, key, 'map');
       out.push({ key: k, value: this.value(r, value, 'map') });
     }

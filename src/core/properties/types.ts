@@ -34,6 +34,14 @@ export interface PropertyEntry {
   offset?: number;
   /** Why a value is raw, or anything else worth knowing about it. */
   note?: string;
+  /**
+   * Read with `offsets`: the property's bytes, from the start of the export: its tag (or, for an
+   * unversioned value, the value) starts at `start`, its value at `value`, and both end at `end`.
+   * Absent for values with no bytes of their own (unversioned zero values).
+   */
+  range?: { start: number; value: number; end: number };
+  /** Read with `offsets`, an array, set or map value: where each element (map: each pair) starts, from the start of the export. */
+  elements?: number[];
 }
 
 /** The properties of one export, and where its property stream ends. */

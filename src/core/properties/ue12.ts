@@ -41,7 +41,8 @@ interface Ue12Tag {
 }
 
 class Ue12Reader {
-  constructor(readonly pkg: Ue12Package) {}
+  /** `offsets`: record each entry's byte range (PropertyEntry.range). */
+  constructor(readonly pkg: Ue12Package, readonly offsets = false) {}
   private get version(): number { return this.pkg.header.fileVersion; }
 
   name(r: BinaryReader): string {
@@ -126,6 +127,7 @@ class Ue12Reader {
       if (strict && !plausibleSize(tag)) throw r.error(`property "${tag.name}" (${tag.type}) cannot have ${tag.size} bytes`, tagAt);
       const entry: PropertyEntry = { name: tag.name, type: tag.structName ? `StructProperty<${tag.structName}>` : tag.type, value: null };
       if (tag.arrayIndex > 0) entry.arrayIndex = tag.arrayIndex;
+      if (this.offsets) entry.range = { start: r.base + tagAt - base, value: r.base + start - base, end: r.base + start + tag.size - base };
       if (tag.type === 'BoolProperty') {
         entry.value = tag.boolValue;
       } else {
@@ -370,8 +372,8 @@ function exportProperties(p: Ue12Reader, bytes: Uint8Array, e: Ue12Export): Expo
   return out;
 }
 
-/** The properties of every export of a UE1/2 package; `bytes` is the whole file. */
-export function ue12Properties(pkg: Ue12Package, bytes: Uint8Array): PackageProperties {
-  const p = new Ue12Reader(pkg);
+/** The properties of every export of a UE1/2 package; `bytes` is the whole file. `offsets`: record each entry's byte range. */
+export function ue12Properties(pkg: Ue12Package, bytes: Uint8Array, opts: { offsets?: boolean } = {}): PackageProperties {
+  const p = new Ue12Reader(pkg, opts.offsets ?? false);
   return { package: pkg.packageName, exports: pkg.exports.map((e) => exportProperties(p, bytes, e)) };
 }

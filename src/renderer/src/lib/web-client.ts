@@ -62,6 +62,10 @@ export class WebClient implements PakScopeBridge {
   graphStats(req: ApiRequest<'graphStats'>) { return this.call('graphStats', req); }
   graphPath(req: ApiRequest<'graphPath'>) { return this.call('graphPath', req); }
   graphFind(req: ApiRequest<'graphFind'>) { return this.call('graphFind', req); }
+  packageProperties(req: ApiRequest<'packageProperties'>) { return this.call('packageProperties', req); }
+  mappingsStatus(req: ApiRequest<'mappingsStatus'>) { return this.call('mappingsStatus', req); }
+  setMappings(req: ApiRequest<'setMappings'>) { return this.call('setMappings', req); }
+  pickMappings(req: ApiRequest<'pickMappings'>) { return this.call('pickMappings', req); }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener);
