@@ -5,91 +5,33 @@
  * file in Monaco. Screenshots go to test-artifacts/. Any console error (a CSP violation included)
  * fails the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, haveChromium, poll, startWebSession, type WebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { checkPackageViews } from './package-views.js';
 
-const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
-const ROOT = join(import.meta.dirname, '..', '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const PAKS = corpus('pak');
-const haveChromium = existsSync(CHROMIUM);
-/** UI waits: generous, the machine may be busy. */
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 50 });
-
-if (!haveChromium && process.env['CI']) {
-  throw new Error(`${CHROMIUM} is missing: install it first (apt-get update && apt-get install -y chromium)`);
-}
-
-/** Starts `node scripts/web.mjs <path>` and resolves the URL it prints last. */
-function startWeb(path: string, configDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/web.mjs'), path], {
-    cwd: ROOT,
-    env: { ...process.env, PAKSCOPE_CONFIG_DIR: configDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const lines = out.split('\n').filter(Boolean);
-      const last = lines.at(-1) ?? '';
-      if (out.endsWith('\n') && /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}(&|$)/.test(last)) {
-        done({ child, url: last, output: () => out + err });
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`npm run web exited with ${code}:\n${out}\n${err}`)));
-  });
-}
 
 describe.skipIf(!haveChromium)('PakScope in Chromium (browser host)', () => {
-  let web: Awaited<ReturnType<typeof startWeb>>;
-  let browser: Browser;
+  let session: WebSession;
   let page: Page;
-  let configDir: string;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    configDir = await mkdtemp(join(tmpdir(), 'pakscope-e2e-'));
-    // The first run builds the renderer and the host; later runs start in about a second.
-    web = await startWeb(UNCOMPRESSED, configDir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'dark' });
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      // A refused API call is shown in the page (asserted below); Chromium also logs its status.
-      if (m.text().startsWith('Failed to load resource') && new URL(m.location().url).pathname.startsWith('/api/')) return;
-      problems.push(`console: ${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    session = await startWebSession(UNCOMPRESSED);
+    ({ page, problems } = session);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (web?.child.exitCode === null) {
-      const exited = new Promise((r) => web.child.once('exit', r));
-      web.child.kill('SIGTERM');
-      await exited;
-    }
-    if (configDir) await rm(configDir, { recursive: true, force: true });
+    await session?.close();
   });
 
   it('browses, filters, shows details, verifies and views files', async () => {
-    expect(web.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
-    await page.goto(web.url);
+    expect(session.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    await page.goto(session.url);
 
     // The install given on the command line is open: its top level shows.
     const tree = page.getByTestId('tree');

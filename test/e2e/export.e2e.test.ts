@@ -5,89 +5,43 @@
  * enter a wrong and the right AES key in the Keys dialog and see the locked container open in
  * place. Screenshots go to test-artifacts/. Any console error fails the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, haveChromium, poll, startWebSession, type WebSession } from './web-session.js';
 import { openInstall, type Install } from '../../src/core/install/install.js';
 import { corpus, CUE58_AES_KEY } from '../support/corpus.js';
 import { listTree, sha256 } from '../export/helpers.js';
 
-const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
-const ROOT = join(import.meta.dirname, '..', '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const TAGGED = corpus('cue58/IoStore/Tagged');
 const ENCRYPTED = 'CUE4ParseFixtures-Minimal-OodleEncrypted-Windows';
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
-const haveChromium = existsSync(CHROMIUM);
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 50 });
-
-/** Starts `node scripts/web.mjs <path>` and resolves the URL it prints last. */
-function startWeb(path: string, configDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/web.mjs'), path], {
-    cwd: ROOT,
-    env: { ...process.env, PAKSCOPE_CONFIG_DIR: configDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const last = out.split('\n').filter(Boolean).at(-1) ?? '';
-      if (out.endsWith('\n') && /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(last)) done({ child, url: last });
-    });
-    child.on('exit', (code) => fail(new Error(`npm run web exited with ${code}:\n${out}\n${err}`)));
-  });
-}
 
 describe.skipIf(!haveChromium)('Export and AES keys in Chromium (browser host)', () => {
-  let web: Awaited<ReturnType<typeof startWeb>>;
-  let browser: Browser;
+  let session: WebSession;
   let page: Page;
-  let configDir: string;
+  let problems: string[];
   let outParent: string;
   let install: Install;
-  const problems: string[] = [];
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    configDir = await mkdtemp(join(tmpdir(), 'pakscope-e2e-export-'));
     outParent = await mkdtemp(join(tmpdir(), 'pakscope-e2e-out-'));
     // The bytes the exported files must have, read in-process (the unlocked containers win nothing here).
     install = await openInstall([TAGGED]);
-    web = await startWeb(TAGGED, configDir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'dark' });
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      // A refused API call is shown in the page (asserted below); Chromium also logs its status.
-      if (m.text().startsWith('Failed to load resource') && new URL(m.location().url).pathname.startsWith('/api/')) return;
-      problems.push(`console: ${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    session = await startWebSession(TAGGED);
+    ({ page, problems } = session);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (web?.child.exitCode === null) {
-      const exited = new Promise((r) => web.child.once('exit', r));
-      web.child.kill('SIGTERM');
-      await exited;
-    }
+    await session?.close();
     await install?.close();
-    for (const d of [configDir, outParent]) if (d) await rm(d, { recursive: true, force: true });
+    if (outParent) await rm(outParent, { recursive: true, force: true });
   });
 
   it('exports a selected folder and files, writes the file list, and unlocks a container with its key', async () => {
-    await page.goto(web.url);
+    await page.goto(session.url);
     const tree = page.getByTestId('tree');
     const row = (path: string) => tree.locator(`.row[data-path="${path}"]`);
     // Rows are recycled while the tree scrolls: bring the row into view first, then click it
@@ -178,7 +132,7 @@ describe.skipIf(!haveChromium)('Export and AES keys in Chromium (browser host)',
     await poll(() => row(`${FIXTURES}/Animations/AC_Fixture.uasset`).locator('.badge').textContent()).toBe('+4');
     expect(await containers.textContent()).not.toContain('no AES key given');
     expect(await page.getByTestId('keys-open').textContent()).not.toContain('locked');
-    const keysFile = join(configDir, 'keys.json');
+    const keysFile = join(session.configDir, 'keys.json');
     if (process.platform !== 'win32') expect((await stat(keysFile)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(keysFile, 'utf8'))).toEqual({ version: 1, installs: { [TAGGED]: [CUE58_AES_KEY] } });
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-unlocked.png') });

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { corpus } from '../support/corpus.js';
 
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 10_000, interval: 50 });
+import { poll } from './web-session.js';
 const AC_FIXTURE = 'CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset';
 const AS_FIXTURE = 'CUE4ParseFixtures/Content/Fixtures/Animations/AS_Fixture.uasset';
 

@@ -7,49 +7,18 @@
  * .usmap by path (browser mode has no file dialog). Screenshots, dark and light, go to
  * test-artifacts/. Any console error fails the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, haveChromium, poll as pollUi, startWebSession, type WebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 
-const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
-const ROOT = join(import.meta.dirname, '..', '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
 const DA_PATH = `${FIXTURES}/Properties/DA_AllProperties.uasset`;
 /** DA_AllProperties' export data starts here in its Zen chunk (after the 3,861-byte header and InlineFixture's 372 bytes). */
 const DA_STREAM = 4233;
-const haveChromium = existsSync(CHROMIUM);
-const poll = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 15_000, interval: 50 });
-
-if (!haveChromium && process.env['CI']) {
-  throw new Error(`${CHROMIUM} is missing: install it first (apt-get update && apt-get install -y chromium)`);
-}
-
-/** Starts `node scripts/web.mjs <path>` and resolves the URL it prints last. */
-function startWeb(path: string, configDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/web.mjs'), path], {
-    cwd: ROOT,
-    env: { ...process.env, PAKSCOPE_CONFIG_DIR: configDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const last = out.split('\n').filter(Boolean).at(-1) ?? '';
-      if (out.endsWith('\n') && /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(last)) done({ child, url: last });
-    });
-    child.on('exit', (code) => fail(new Error(`npm run web exited with ${code}:\n${out}\n${err}`)));
-  });
-}
+const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 15_000);
 
 const text = async (l: Locator): Promise<string> => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
@@ -81,42 +50,21 @@ async function openInstall(page: Page, path: string, container: string): Promise
 }
 
 describe.skipIf(!haveChromium)('the Properties tab in Chromium (browser host)', () => {
-  let web: Awaited<ReturnType<typeof startWeb>>;
-  let browser: Browser;
+  let session: WebSession;
   let page: Page;
-  let configDir: string;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    configDir = await mkdtemp(join(tmpdir(), 'pakscope-e2e-props-'));
-    web = await startWeb(UNCOMPRESSED, configDir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'dark' });
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      // A refused API call is shown in the page (the bad .usmap below); Chromium also logs its status.
-      if (m.text().startsWith('Failed to load resource') && new URL(m.location().url).pathname.startsWith('/api/')) return;
-      problems.push(`console: ${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    session = await startWebSession(UNCOMPRESSED);
+    ({ page, problems } = session);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (web?.child.exitCode === null) {
-      const exited = new Promise((r) => web.child.once('exit', r));
-      web.child.kill('SIGTERM');
-      await exited;
-    }
-    if (configDir) await rm(configDir, { recursive: true, force: true });
+    await session?.close();
   });
 
   it('shows DA_AllProperties: values, structs, arrays, bytes, links and the JSON', async () => {
-    await page.goto(web.url);
+    await page.goto(session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
     await page.getByTestId('filter').fill('DA_AllProperties');
     await page.getByTestId('tree').locator(`.row[data-path="${DA_PATH}"]`).click();

@@ -1,0 +1,94 @@
+/**
+ * What every end-to-end test starts with: `node scripts/web.mjs <path>` (the browser host on a
+ * real install, with its own config folder) and headless Chromium on the URL it prints, with
+ * console errors and page errors collected so a test can fail on any of them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
+export const ROOT = join(import.meta.dirname, '..', '..');
+/** Screenshots, looked at by the developers (not compared by the tests). */
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+export const haveChromium = existsSync(CHROMIUM);
+
+if (!haveChromium && process.env['CI']) {
+  throw new Error(`${CHROMIUM} is missing: install it first (apt-get update && apt-get install -y chromium)`);
+}
+
+/** UI waits: generous, the machine may be busy. */
+export const poll = <T>(fn: () => Promise<T> | T, timeout = 10_000) => expect.poll(fn, { timeout, interval: 50 });
+
+export interface WebSession {
+  page: Page;
+  browser: Browser;
+  /** The URL the host printed (with its token). */
+  url: string;
+  /** The host's config folder (AES keys, recent installs, .usmap choices). */
+  configDir: string;
+  /** Console and page errors so far; refused API calls are left out (the page shows them). */
+  problems: string[];
+  /** What the host printed. */
+  output(): string;
+  close(): Promise<void>;
+}
+
+/** Starts the browser host on `path` and a Chromium page (1360 x 840, dark) ready to open its URL. */
+export async function startWebSession(path: string): Promise<WebSession> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const configDir = await mkdtemp(join(tmpdir(), 'pakscope-e2e-'));
+  // The first run builds the renderer and the host; later runs start in about a second.
+  const host = await startHost(path, configDir);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'dark' });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    // A refused API call is shown in the page (the tests assert it); Chromium also logs its status.
+    if (m.text().startsWith('Failed to load resource') && new URL(m.location().url).pathname.startsWith('/api/')) return;
+    problems.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return {
+    page, browser, url: host.url, configDir, problems, output: host.output,
+    async close() {
+      await browser.close();
+      if (host.child.exitCode === null) {
+        const exited = new Promise((r) => host.child.once('exit', r));
+        host.child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(configDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `node scripts/web.mjs <path>` and resolves the URL it prints last. */
+function startHost(path: string, configDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/web.mjs'), path], {
+    cwd: ROOT,
+    env: { ...process.env, PAKSCOPE_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  return new Promise((done, fail) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const last = out.split('\n').filter(Boolean).at(-1) ?? '';
+      if (out.endsWith('\n') && /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}(&|$)/.test(last)) {
+        done({ child, url: last, output: () => out + err });
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`npm run web exited with ${code}:\n${out}\n${err}`)));
+  });
+}
