@@ -5,6 +5,7 @@
 import { basename, extname } from 'node:path';
 import type { Archive, ArchiveKind } from '../core/archive.js';
 import type { DirListingEntry, Install, InstallProblem, VfsFile } from '../core/install/install.js';
+import { IoStoreContainer } from '../core/iostore/container.js';
 import type { ContainerSummary, FileDetails, InstallSummary, TreeEntry } from '../shared/api.js';
 import { isTextPath } from './text-types.js';
 
@@ -25,7 +26,9 @@ function summarizeArchive(a: Archive): ContainerSummary {
   } catch (e) {
     fields = { error: e instanceof Error ? e.message : String(e) };
   }
-  return { path: a.path, name: a.name, kind: a.kind, fileCount: a.files().length, status: a.status, fields };
+  // An IoStore container counts its files without making its file list (made on first listing).
+  const fileCount = a instanceof IoStoreContainer ? a.directoryIndex?.fileCount ?? 0 : a.files().length;
+  return { path: a.path, name: a.name, kind: a.kind, fileCount, status: a.status, fields };
 }
 
 function summarizeProblem(p: InstallProblem): ContainerSummary {

@@ -56,6 +56,48 @@ describe('paths', () => {
     expect(idx.mountPoint).toBe('../../../');
     expect(idx.directoryCount).toBe(6); // root, Game, Content, Maps, Sub, Ünïcödé
     expect(idx.files.map((f) => [f.path, f.entryIndex]).sort()).toEqual(files.map((f) => [f.path, f.entryIndex]).sort());
+    // Kept as arrays: each file's name and directory, each directory's parent, name and file range.
+    expect(idx.fileCount).toBe(5);
+    expect(idx.structured).toBe(true);
+    expect(idx.basePrefix).toBe('');
+    for (let k = 0; k < idx.fileCount; k++) {
+      const path = idx.filePath(k);
+      expect(path).toBe(idx.files[k]!.path);
+      expect(path.endsWith(idx.strings.name(idx.fileNames[k]!))).toBe(true);
+      const d = idx.fileDirs[k]!;
+      expect(idx.dirFirstFile[d]! <= k && k < idx.dirFirstFile[d + 1]!).toBe(true);
+    }
+    const dirPath = (v: number): string => (v < 0 ? '' : dirPath(idx.dirParents[v]!) + (idx.dirNames[v]! < 0 ? '' : `${idx.strings.name(idx.dirNames[v]!)}/`));
+    expect(idx.dirParents.length).toBe(6);
+    expect([...idx.dirParents.keys()].map(dirPath).sort()).toEqual(['', 'Game/', 'Game/Content/', 'Game/Content/Maps/', 'Game/Content/Maps/Sub/', 'Game/Content/Ünïcödé/']);
+    expect(idx.dirFirstFile[idx.dirParents.length]).toBe(5);
+  });
+
+  it('reads long ANSI names and names with latin1 bytes as before', () => {
+    const long = 'L'.repeat(300);
+    const bytes = encode('../../../Game/', [[NONE, NONE, NONE, 0]], [[0, 1, 0], [1, 2, 1], [2, NONE, 2]], [long, 'Caf\xe9.uasset', 'x']);
+    const idx = parseDirectoryIndex(bytes, 'x.utoc', 3);
+    expect(idx.files.map((f) => f.path)).toEqual([`Game/${long}`, 'Game/Café.uasset', 'Game/x']);
+    expect(idx.basePrefix).toBe('Game/');
+    expect(idx.structured).toBe(true);
+  });
+
+  it('says when paths are not the base plus plain names (those need the joined paths)', () => {
+    const S = ['Game', 'A.uasset', '..', 'Con\\tent'];
+    const structured = (mount: string, dirs: number[][]): boolean =>
+      parseDirectoryIndex(encode(mount, dirs, [[1, NONE, 0]], S), 'x.utoc', 1).structured;
+    // root -> Game -> A.uasset
+    expect(structured('../../../', [[NONE, 1, NONE, NONE], [0, NONE, NONE, 0]])).toBe(true);
+    expect(structured('../../../Game/', [[NONE, NONE, NONE, 0]])).toBe(true);
+    // No "/" after the mount point: its last level and the first name run together.
+    expect(structured('../../../Game', [[NONE, 1, NONE, NONE], [0, NONE, NONE, 0]])).toBe(false);
+    // ".." right under an empty prefix is dropped by the join; under "Game/" it stays a level.
+    expect(structured('../../../', [[NONE, 1, NONE, NONE], [2, NONE, NONE, 0]])).toBe(false);
+    expect(structured('../../../Game/', [[NONE, 1, NONE, NONE], [2, NONE, NONE, 0]])).toBe(true);
+    expect(parseDirectoryIndex(encode('../../../Game/', [[NONE, 1, NONE, NONE], [2, NONE, NONE, 0]], [[1, NONE, 0]], S), 'x', 1).files[0]!.path).toBe('Game/../A.uasset');
+    // A "\" in a directory name becomes a "/".
+    expect(structured('../../../', [[NONE, 1, NONE, NONE], [3, NONE, NONE, 0]])).toBe(false);
+    expect(parseDirectoryIndex(encode('../../../', [[NONE, 1, NONE, NONE], [3, NONE, NONE, 0]], [[1, NONE, 0]], S), 'x', 1).files[0]!.path).toBe('Con/tent/A.uasset');
   });
 
   it('an empty index (no directories) lists nothing', () => {

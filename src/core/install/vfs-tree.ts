@@ -1,69 +1,66 @@
 /**
  * The merged mount-point tree: every path of every container once, the winning container first.
- * Each folder keeps its own files and subfolders, so building costs one small-map insert per file
- * (no global sort, no 250,000-key map), folder totals are summed once, and listing a folder costs
- * only its own entries. Paths compare case-insensitively, as the engine's pak lookups do; a path
- * keeps the spelling of its winning container.
+ * Folders and files are numbers in typed arrays (tree-nodes.ts), filled straight from each
+ * container's directory index where it can be (tree-sources.ts), so opening makes no object or
+ * path per file. Paths, VfsFile objects and sorted listings are made when a folder is listed or a
+ * file looked up, and kept. Paths compare case-insensitively, as the engine's pak lookups do; a
+ * path keeps the spelling of its winning container.
  */
 import type { Archive } from '../archive.js';
-import type { DirListingEntry, VfsFile } from './install.js';
+import type { DirListingEntry, Provider, VfsFile } from './install.js';
+import { nameHash } from './name-hash.js';
 import { compilePathFilter } from './path-filter.js';
+import { NO_NODE, ROOT, TreeNodes } from './tree-nodes.js';
+import { findFolderOfPath, treeSource, type TreeSource } from './tree-sources.js';
 
-export interface FolderNode {
-  readonly name: string;
-  /** Full path without leading or trailing "/"; '' for the root. */
-  readonly path: string;
-  readonly parent: FolderNode | null;
-  /** Keyed by lowercased name. */
-  readonly folders: Map<string, FolderNode>;
-  readonly files: Map<string, VfsFile>;
-  /** Totals of every file below this folder. */
-  fileCount: number;
-  totalSize: number;
-  /** The unfiltered listing, built on first use. */
-  listing?: DirListingEntry[];
+/** A folder's unfiltered listing, and per entry its node: folder f as -(f + 1), file id as id. */
+interface Listing {
+  entries: DirListingEntry[];
+  nodes: Int32Array;
 }
 
 interface FilterCache {
   filter: string;
-  matched: Set<VfsFile>;
-  totals: Map<FolderNode, { fileCount: number; totalSize: number }>;
+  /** Per file: 1 when its path matches. */
+  matched: Uint8Array;
+  /** Per folder: matching files below it, and their total size. */
+  fileCounts: Int32Array;
+  totalSizes: Float64Array;
 }
 
 export class VfsTree {
-  readonly root: FolderNode = newFolder('', '', null);
+  private readonly nodes: TreeNodes;
+  private readonly sources: TreeSource[];
+  /** Per folder: files below it and their total size. */
+  private readonly fileCounts: Int32Array;
+  private readonly totalSizes: Float64Array;
+  private readonly folderPaths: (string | undefined)[] = [];
+  private readonly listings = new Map<number, Listing>();
+  private vfsFiles: (VfsFile | undefined)[] | undefined;
   private sorted: VfsFile[] | undefined;
   private lastFilter: FilterCache | undefined;
 
   /** @param archives in priority order, the winner first (see priority.ts). */
   constructor(archives: readonly Archive[]) {
-    for (const archive of archives) {
-      // Containers list files folder by folder, so consecutive files mostly share a folder.
-      let lastDir: string | undefined;
-      let folder = this.root;
-      for (const file of archive.files()) {
-        const path = file.path.charCodeAt(0) === 47 /* / */ ? file.path.replace(/^\/+/, '') : file.path;
-        const slash = path.lastIndexOf('/');
-        if (lastDir === undefined || Math.max(slash, 0) !== lastDir.length || !path.startsWith(lastDir)) {
-          lastDir = slash < 0 ? '' : path.slice(0, slash);
-          folder = this.makeFolder(lastDir);
-        }
-        const key = path.slice(slash + 1).toLowerCase();
-        const known = folder.files.get(key);
-        if (known) known.providers.push({ archive, file });
-        else folder.files.set(key, { path, size: file.size, providers: [{ archive, file }] });
-      }
-    }
-    sumTotals(this.root);
+    this.sources = archives.map(treeSource);
+    const sources = this.sources;
+    const expected = sources.reduce((n, s) => n + s.fileCount, 0);
+    this.nodes = new TreeNodes((source, local) => sources[source]!.fileName(local), expected);
+    sources.forEach((s, i) => s.addTo(this.nodes, i));
+    [this.fileCounts, this.totalSizes] = this.sumTotals();
   }
 
-  get fileCount(): number { return this.root.fileCount; }
-  get totalSize(): number { return this.root.totalSize; }
+  get fileCount(): number { return this.nodes.fileCount; }
+  get totalSize(): number { return this.totalSizes[ROOT]!; }
 
   file(path: string): VfsFile | undefined {
-    const p = path.replace(/^\/+/, '');
-    const slash = p.lastIndexOf('/');
-    return this.folder(slash < 0 ? '' : p.slice(0, slash))?.files.get(p.slice(slash + 1).toLowerCase());
+    let start = 0;
+    while (path.charCodeAt(start) === 47 /* / */) start++;
+    const slash = path.lastIndexOf('/');
+    const folder = slash < start ? ROOT : findFolderOfPath(this.nodes, path, start, slash);
+    if (folder === NO_NODE) return undefined;
+    const id = this.nodes.findFile(folder, nameHash(path, slash + 1), path, slash + 1);
+    return id === NO_NODE ? undefined : this.vfsFile(id);
   }
 
   /** Every file, sorted by path (code-unit order), built on first use. */
@@ -71,9 +68,11 @@ export class VfsTree {
     if (!this.sorted) {
       // Depth-first with siblings keyed "name/" for folders and "name" for files gives the
       // full-path order directly; folders merged across spellings can break it, then sort.
+      // Every file of every archive is needed: their lists are made whole at once.
+      for (const s of this.sources) s.archive.files();
       const out: VfsFile[] = [];
-      collectInPathOrder(this.root, out);
-      for (let i = 1; i < out.length; i++) {
+      this.collectInPathOrder(ROOT, out);
+      for (let i = 1; this.nodes.respelled && i < out.length; i++) {
         if (out[i - 1]!.path > out[i]!.path) {
           out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
           break;
@@ -84,127 +83,148 @@ export class VfsTree {
     return this.sorted;
   }
 
-  folder(path: string): FolderNode | undefined {
-    let node: FolderNode | undefined = this.root;
-    for (const part of path.split('/')) {
-      if (part === '') continue;
-      node = node.folders.get(part.toLowerCase());
-      if (!node) return undefined;
-    }
-    return node;
-  }
-
-  private makeFolder(dir: string): FolderNode {
-    let node = this.root;
-    if (dir === '') return node;
-    let end = -1;
-    do {
-      const start = end + 1;
-      end = dir.indexOf('/', start);
-      if (end < 0) end = dir.length;
-      const name = dir.slice(start, end);
-      if (name === '') continue; // "a//b"
-      const key = name.toLowerCase();
-      let child = node.folders.get(key);
-      if (!child) {
-        child = newFolder(name, node.path === '' ? name : `${node.path}/${name}`, node);
-        node.folders.set(key, child);
-      }
-      node = child;
-    } while (end < dir.length);
-    return node;
-  }
-
   /** See Install.listDir. */
   listDir(path: string, filter?: string): DirListingEntry[] {
-    const node = this.folder(path);
-    if (!node) return [];
-    const listing = (node.listing ??= listFolder(node));
-    if (!filter) return [...listing];
+    const folder = findFolderOfPath(this.nodes, path, 0, path.length);
+    if (folder === NO_NODE) return [];
+    let listing = this.listings.get(folder);
+    if (!listing) {
+      listing = this.listFolder(folder);
+      this.listings.set(folder, listing);
+    }
+    if (!filter) return [...listing.entries];
     const cache = this.filterCache(filter);
     const out: DirListingEntry[] = [];
-    for (const entry of listing) {
-      if (entry.isDir) {
-        const totals = cache.totals.get(node.folders.get(entry.name.toLowerCase())!);
-        if (totals) out.push({ ...entry, size: totals.totalSize, fileCount: totals.fileCount });
-      } else if (cache.matched.has(entry.file!)) {
+    listing.entries.forEach((entry, i) => {
+      const node = listing.nodes[i]!;
+      if (node < 0) {
+        const count = cache.fileCounts[-node - 1]!;
+        if (count > 0) out.push({ ...entry, size: cache.totalSizes[-node - 1]!, fileCount: count });
+      } else if (cache.matched[node]) {
         out.push(entry);
       }
-    }
+    });
     return out;
+  }
+
+  /** Folder totals: each folder's own files, then each folder added to its parent (children have higher numbers). */
+  private sumTotals(): [Int32Array, Float64Array] {
+    const n = this.nodes;
+    const counts = n.folderFileCount.slice(0, n.folderCount);
+    const sizes = n.folderFileSize.slice(0, n.folderCount);
+    for (let f = n.folderCount - 1; f > ROOT; f--) {
+      counts[n.folderParent[f]!]! += counts[f]!;
+      sizes[n.folderParent[f]!]! += sizes[f]!;
+    }
+    return [counts, sizes];
+  }
+
+  /** Full path of a folder, '' for the root, in the spelling of the first container that has it. */
+  private folderPath(f: number): string {
+    if (f === ROOT) return '';
+    let p = this.folderPaths[f];
+    if (p === undefined) {
+      const parent = this.folderPath(this.nodes.folderParent[f]!);
+      const name = this.nodes.folderName[f]!;
+      p = parent === '' ? name : `${parent}/${name}`;
+      this.folderPaths[f] = p;
+    }
+    return p;
+  }
+
+  /** The VfsFile of file `id`, made on first use: the winner's path and entry, then the overridden ones. */
+  private vfsFile(id: number): VfsFile {
+    const cache = (this.vfsFiles ??= filledArray(this.nodes.fileCount));
+    let f = cache[id];
+    if (!f) {
+      const n = this.nodes;
+      const providers: Provider[] = [this.provider(n.fileSource[id]!, n.fileLocal[id]!)];
+      for (let e = n.fileExtra[id]!; e !== NO_NODE; e = n.extraNext[e]!) {
+        providers.push(this.provider(n.extraSource[e]!, n.extraLocal[e]!));
+      }
+      const path = providers[0]!.file.path;
+      f = { path: path.charCodeAt(0) === 47 ? path.replace(/^\/+/, '') : path, size: n.fileSize[id]!, providers };
+      cache[id] = f;
+    }
+    return f;
+  }
+
+  private provider(source: number, local: number): Provider {
+    const s = this.sources[source]!;
+    return { archive: s.archive, file: s.archiveFile(local) };
+  }
+
+  /** The winner's name of file `id` (the last level of its path). */
+  private fileName(id: number): string {
+    return this.sources[this.nodes.fileSource[id]!]!.fileName(this.nodes.fileLocal[id]!);
+  }
+
+  private collectInPathOrder(folder: number, out: VfsFile[]): void {
+    const n = this.nodes;
+    const children: [string, number][] = [];
+    for (let c = n.folderFirstFolder[folder]!; c !== NO_NODE; c = n.folderNextFolder[c]!) children.push([`${n.folderName[c]}/`, -(c + 1)]);
+    for (let id = n.folderFirstFile[folder]!; id !== NO_NODE; id = n.fileNext[id]!) children.push([this.fileName(id), id]);
+    children.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [, node] of children) {
+      if (node < 0) this.collectInPathOrder(-node - 1, out);
+      else out.push(this.vfsFile(node));
+    }
+  }
+
+  /** Folders first, then files, each by name (case-insensitive, then exact, so the order is total). */
+  private listFolder(folder: number): Listing {
+    const n = this.nodes;
+    const folders: [string, DirListingEntry, number][] = [];
+    for (let c = n.folderFirstFolder[folder]!; c !== NO_NODE; c = n.folderNextFolder[c]!) {
+      const entry = { name: n.folderName[c]!, path: this.folderPath(c), isDir: true, size: this.totalSizes[c]!, fileCount: this.fileCounts[c]! };
+      folders.push([n.folderLower[c]!, entry, -(c + 1)]);
+    }
+    const files: [string, DirListingEntry, number][] = [];
+    for (let id = n.folderFirstFile[folder]!; id !== NO_NODE; id = n.fileNext[id]!) {
+      const f = this.vfsFile(id);
+      const name = this.fileName(id);
+      files.push([name.toLowerCase(), { name, path: f.path, isDir: false, size: f.size, fileCount: 1, file: f }, id]);
+    }
+    const sorted = [...folders.sort(byKeyThenName), ...files.sort(byKeyThenName)];
+    return { entries: sorted.map((e) => e[1]), nodes: Int32Array.from(sorted, (e) => e[2]) };
   }
 
   /** Matches every path once per new filter; the last filter's result is kept for the next folder. */
   private filterCache(filter: string): FilterCache {
     if (this.lastFilter?.filter === filter) return this.lastFilter;
     const matches = compilePathFilter(filter);
-    const matched = new Set<VfsFile>();
-    const totals = new Map<FolderNode, { fileCount: number; totalSize: number }>();
-    const visit = (node: FolderNode, lowerPrefix: string): { fileCount: number; totalSize: number } => {
-      const t = { fileCount: 0, totalSize: 0 };
-      for (const [lowerName, file] of node.files) {
-        if (!matches(lowerPrefix + lowerName)) continue;
-        matched.add(file);
-        t.fileCount++;
-        t.totalSize += file.size;
-      }
-      for (const [lowerName, child] of node.folders) {
-        const c = visit(child, `${lowerPrefix}${lowerName}/`);
-        t.fileCount += c.fileCount;
-        t.totalSize += c.totalSize;
-      }
-      if (t.fileCount > 0) totals.set(node, t);
-      return t;
-    };
-    visit(this.root, '');
-    this.lastFilter = { filter, matched, totals };
+    const n = this.nodes;
+    // Lowercased folder paths with a trailing "/", parents first.
+    const prefixes: string[] = [''];
+    for (let f = 1; f < n.folderCount; f++) prefixes.push(`${prefixes[n.folderParent[f]!]}${n.folderLower[f]}/`);
+    const matched = new Uint8Array(n.fileCount);
+    const fileCounts = new Int32Array(n.folderCount);
+    const totalSizes = new Float64Array(n.folderCount);
+    for (let id = 0; id < n.fileCount; id++) {
+      const folder = n.fileFolder[id]!;
+      const lowerName = this.fileName(id).toLowerCase();
+      if (!matches(prefixes[folder]! + lowerName)) continue;
+      matched[id] = 1;
+      fileCounts[folder]!++;
+      totalSizes[folder]! += n.fileSize[id]!;
+    }
+    for (let f = n.folderCount - 1; f > ROOT; f--) {
+      fileCounts[n.folderParent[f]!]! += fileCounts[f]!;
+      totalSizes[n.folderParent[f]!]! += totalSizes[f]!;
+    }
+    this.lastFilter = { filter, matched, fileCounts, totalSizes };
     return this.lastFilter;
   }
 }
 
-function newFolder(name: string, path: string, parent: FolderNode | null): FolderNode {
-  return { name, path, parent, folders: new Map(), files: new Map(), fileCount: 0, totalSize: 0 };
-}
-
-function sumTotals(node: FolderNode): void {
-  let count = node.files.size;
-  let size = 0;
-  for (const f of node.files.values()) size += f.size;
-  for (const child of node.folders.values()) {
-    sumTotals(child);
-    count += child.fileCount;
-    size += child.totalSize;
-  }
-  node.fileCount = count;
-  node.totalSize = size;
-}
-
-function collectInPathOrder(node: FolderNode, out: VfsFile[]): void {
-  const children: [string, FolderNode | VfsFile][] = [];
-  for (const f of node.folders.values()) children.push([`${f.name}/`, f]);
-  for (const f of node.files.values()) children.push([f.path.slice(f.path.lastIndexOf('/') + 1), f]);
-  children.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  for (const [, c] of children) {
-    if ('providers' in c) out.push(c);
-    else collectInPathOrder(c, out);
-  }
-}
-
-/** Folders first, then files, each by name (case-insensitive, then exact, so the order is total). */
-function listFolder(node: FolderNode): DirListingEntry[] {
-  const folders: [string, DirListingEntry][] = [];
-  for (const [key, f] of node.folders) {
-    folders.push([key, { name: f.name, path: f.path, isDir: true, size: f.totalSize, fileCount: f.fileCount }]);
-  }
-  const files: [string, DirListingEntry][] = [];
-  for (const [key, f] of node.files) {
-    const name = f.path.slice(f.path.lastIndexOf('/') + 1);
-    files.push([key, { name, path: f.path, isDir: false, size: f.size, fileCount: 1, file: f }]);
-  }
-  return [...folders.sort(byKeyThenName), ...files.sort(byKeyThenName)].map((e) => e[1]);
-}
-
-function byKeyThenName(a: [string, DirListingEntry], b: [string, DirListingEntry]): number {
+function byKeyThenName(a: [string, DirListingEntry, number], b: [string, DirListingEntry, number]): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
   return a[1].name < b[1].name ? -1 : a[1].name > b[1].name ? 1 : 0;
+}
+
+/** An array of n undefined slots that stays a plain (not sparse) array. */
+function filledArray<T>(n: number): (T | undefined)[] {
+  const a: (T | undefined)[] = [];
+  for (let i = 0; i < n; i++) a.push(undefined);
+  return a;
 }

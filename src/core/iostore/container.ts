@@ -11,7 +11,9 @@ import { FormatError } from '../errors.js';
 import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
-import { inlineDecoder, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
+import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
+import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
+import type { WriteOutcome, WriteTarget } from '../workers/file-write.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
 import { chunkTypeName, chunkTypeNames } from './chunk-type.js';
@@ -55,7 +57,9 @@ export async function openIoStoreContainer(utocPath: string, opts: OpenIoStoreOp
   // The TOC is the index and is read whole; a real one is at most tens of MiB.
   const { size } = await stat(utocPath);
   if (size > MAX_TOC_BYTES) throw new FormatError(utocPath, 'utoc header', 0, `${size} bytes is too large for a .utoc`);
-  const bytes = new Uint8Array(await readFile(utocPath));
+  // A view of the Buffer, not a copy: a copy of every TOC costs as much as the read.
+  const file = await readFile(utocPath);
+  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
   const toc = parseToc(bytes, utocPath);
   const partitions = Array.from({ length: toc.header.partitionCount }, (_, i) => partitionPath(utocPath, i));
   // Only the partitions some block lies in are looked for: a hostile count must not cost a stat each.
@@ -143,8 +147,15 @@ export class IoStoreContainer implements Archive {
   readonly name: string;
   readonly mountPoint: string;
   private fileList: ArchiveFile[] | null = null;
+  /** Files made one by one (fileAt) before the whole list was. */
+  private someFiles: Map<number, ArchiveFile> | null = null;
   private readonly sources = new Map<number, Promise<ByteSource>>();
+  /** The partitions open so far, by index: plans are made without waiting on a promise. */
+  private readonly opened: (ByteSource | undefined)[] = [];
+  private planKey: Uint8Array | undefined;
   private readonly lookup: ChunkLookup;
+  /** The decoder when it runs whole reads in workers (the worker pool), else null. */
+  private readonly planRunner: PlanRunner | null;
   private allIdsHex: string | null = null;
 
   constructor(
@@ -162,6 +173,7 @@ export class IoStoreContainer implements Archive {
     this.name = basename(path, extname(path));
     this.mountPoint = directoryIndex?.mountPoint ?? '';
     this.lookup = new ChunkLookup(toc);
+    this.planRunner = planRunnerOf(decoder) ?? null;
   }
 
   get chunkCount(): number { return this.toc.header.entryCount; }
@@ -204,19 +216,41 @@ export class IoStoreContainer implements Archive {
 
   files(): readonly ArchiveFile[] {
     if (!this.fileList) {
-      const names = chunkTypeNames(this.toc.header.version);
-      this.fileList = (this.directoryIndex?.files ?? []).map(({ path, entryIndex }) => {
-        const type = chunkTypeByte(this.toc, entryIndex);
-        return {
-          path,
-          size: this.toc.chunkLengths[entryIndex]!,
-          ref: entryIndex,
-          chunkId: this.idHex(entryIndex),
-          chunkType: names[type] ?? `Unknown(${type})`,
-        };
-      });
+      const list: ArchiveFile[] = [];
+      for (let k = 0; k < (this.directoryIndex?.fileCount ?? 0); k++) list.push(this.someFiles?.get(k) ?? this.makeFile(k));
+      this.fileList = list;
+      this.someFiles = null;
     }
     return this.fileList;
+  }
+
+  /**
+   * files()[k] without making the whole list: listing one folder needs a few files of many
+   * containers. The same object files() holds.
+   */
+  fileAt(k: number): ArchiveFile | undefined {
+    if (this.fileList) return this.fileList[k];
+    if (!Number.isInteger(k) || k < 0 || k >= (this.directoryIndex?.fileCount ?? 0)) return undefined;
+    this.someFiles ??= new Map();
+    let f = this.someFiles.get(k);
+    if (!f) {
+      f = this.makeFile(k);
+      this.someFiles.set(k, f);
+    }
+    return f;
+  }
+
+  private makeFile(k: number): ArchiveFile {
+    const index = this.directoryIndex!;
+    const entryIndex = index.fileEntries[k]!;
+    const type = chunkTypeByte(this.toc, entryIndex);
+    return {
+      path: index.filePath(k),
+      size: this.toc.chunkLengths[entryIndex]!,
+      ref: entryIndex,
+      chunkId: this.idHex(entryIndex),
+      chunkType: chunkTypeNames(this.toc.header.version)[type] ?? `Unknown(${type})`,
+    };
   }
 
   read(ref: number, signal?: AbortSignal): Promise<Uint8Array> {
@@ -252,6 +286,31 @@ export class IoStoreContainer implements Archive {
     return this.verifyChunk(ref);
   }
 
+  /** True when writeChunkToFile can have a worker write chunks (the decoder is a worker pool). */
+  get writesInWorkers(): boolean {
+    return this.planRunner !== null;
+  }
+
+  /**
+   * Has a worker read, decode and write the whole chunk to `to` (export; see file-write.ts), so
+   * its bytes never come to this thread. Needs writesInWorkers. Fails as readChunk fails.
+   */
+  async writeChunkToFile(entryIndex: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+    const runner = this.planRunner;
+    if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
+    this.checkEntry(entryIndex);
+    this.checkUnlocked();
+    const start = this.toc.chunkOffsets[entryIndex]!;
+    const length = this.toc.chunkLengths[entryIndex]!;
+    const [first, end] = blockRange(this.toc, start, length);
+    const plan = await this.blockPlan(start, length, first, end);
+    try {
+      return await runner.writePlan(plan, to, signal);
+    } catch (e) {
+      throw this.planError(e, first, start, length);
+    }
+  }
+
   storage(ref: number): FileStorage {
     this.checkEntry(ref);
     const toc = this.toc;
@@ -285,7 +344,7 @@ export class IoStoreContainer implements Archive {
         'TOC version': `${h.version} (${tocVersionName(h.version)})`,
         Flags: containerFlagNames(h.containerFlags).join(', ') || 'None',
         Entries: h.entryCount,
-        Files: this.directoryIndex ? this.directoryIndex.files.length : 0,
+        Files: this.directoryIndex ? this.directoryIndex.fileCount : 0,
         'Compressed blocks': h.compressedBlockEntryCount,
         'Block size': h.compressionBlockSize,
         Codecs: Object.entries(codecs).map(([k, n]) => `${k}: ${n}`).join(', ') || 'None',
@@ -303,6 +362,7 @@ export class IoStoreContainer implements Archive {
   async close(): Promise<void> {
     const open = [...this.sources.values()];
     this.sources.clear();
+    this.opened.length = 0;
     await Promise.all(open.map((p) => p.then((s) => s.close(), () => undefined)));
   }
 
@@ -325,20 +385,34 @@ export class IoStoreContainer implements Archive {
         return Promise.reject(e);
       }
       p = FileByteSource.open(path);
-      p.catch(() => this.sources.delete(partition));
+      p.then((src) => { if (this.sources.get(partition) === p) this.opened[partition] = src; }, () => this.sources.delete(partition));
       this.sources.set(partition, p);
     }
     return p;
   }
 
+  private checkUnlocked(): void {
+    if (this.status.state === 'locked') throw new Error(`${this.name}: cannot read: ${this.status.message}`);
+  }
+
   /** Bytes [start, start+length) of the container's uncompressed address space. */
   private async readRange(start: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    if (this.status.state === 'locked') throw new Error(`${this.name}: cannot read: ${this.status.message}`);
-    const out = new Uint8Array(length);
-    if (length === 0) return out;
+    this.checkUnlocked();
+    if (length === 0) return new Uint8Array(length);
     const toc = this.toc;
     const bs = toc.header.compressionBlockSize;
     const [first, end] = blockRange(toc, start, length);
+    // With a worker pool, workers read the stored bytes themselves; stored, unencrypted blocks
+    // need no CPU and are read here through the block cache.
+    if (this.planRunner && !this.storedPlain(first, end)) {
+      const plan = await this.blockPlan(start, length, first, end);
+      try {
+        return await this.planRunner.readPlan(plan, signal);
+      } catch (e) {
+        throw this.planError(e, first, start, length);
+      }
+    }
+    const out = new Uint8Array(length);
     for (let b0 = first; b0 < end; b0 += BLOCKS_PER_BATCH) {
       signal?.throwIfAborted();
       const b1 = Math.min(end, b0 + BLOCKS_PER_BATCH);
@@ -348,14 +422,93 @@ export class IoStoreContainer implements Archive {
         const blockStart = b * bs;
         const from = Math.max(start, blockStart) - blockStart;
         const to = Math.min(start + length, blockStart + bs) - blockStart;
-        if (data.length < to) {
-          throw new FormatError(this.path, 'compression blocks', toc.blockTableOffset + b * COMPRESSED_BLOCK_ENTRY_SIZE,
-            `block ${b} holds ${data.length} bytes but the chunk needs ${to} of it`);
-        }
+        if (data.length < to) throw this.shortBlock(b, data.length, to);
         out.set(data.subarray(from, to), blockStart + from - start);
       }
     }
     return out;
+  }
+
+  private shortBlock(b: number, holds: number, needs: number): FormatError {
+    return new FormatError(this.path, 'compression blocks', this.toc.blockTableOffset + b * COMPRESSED_BLOCK_ENTRY_SIZE,
+      `block ${b} holds ${holds} bytes but the chunk needs ${needs} of it`);
+  }
+
+  /** Blocks [first, end) are all stored (method None) and the container is not encrypted. */
+  private storedPlain(first: number, end: number): boolean {
+    if (this.key) return false;
+    const methods = this.toc.blockMethods;
+    for (let b = first; b < end; b++) if (methods[b] !== 0) return false;
+    return true;
+  }
+
+  /**
+   * The plan a worker runs to produce bytes [start, start+length): per block its partition file,
+   * offset and sizes, checked against the file's size here, as the inline path checks its reads.
+   */
+  private blockPlan(start: number, length: number, first: number, end: number): BlockPlan | Promise<BlockPlan> {
+    const toc = this.toc;
+    const bs = toc.header.compressionBlockSize;
+    const ps = toc.header.partitionSize;
+    const ctr = this.key !== null && toc.header.encryptionMethod === EncryptionMethod.AesCtr;
+    const files: string[] = [];
+    const filePartitions: number[] = [];
+    const blocks: number[] = [];
+    const ivs = ctr ? new Uint8Array(ENCRYPTION_IV_SIZE * (end - first)) : undefined;
+    let partition = -1;
+    let file = -1;
+    let src: ByteSource | undefined;
+    for (let b = first; b < end; b++) {
+      const p = Math.floor(toc.blockOffsets[b]! / ps);
+      if (p !== partition) {
+        src = this.opened[p];
+        // Not open yet: open it, then plan again.
+        if (!src) return this.source(p).then(() => this.blockPlan(start, length, first, end));
+        partition = p;
+        file = filePartitions.indexOf(p);
+        if (file < 0) {
+          file = files.push(src.name) - 1;
+          filePartitions.push(p);
+        }
+      }
+      const base = p === 0 ? 0 : p * ps; // ps may be Infinity
+      const offset = toc.blockOffsets[b]! - base;
+      const stored = this.storedSize(b, src!.size - offset, ctr);
+      if (offset + stored > src!.size) {
+        throw new FormatError(src!.name, `block ${b} in ${basename(src!.name)}`, offset,
+          `${stored} bytes past the end of the file (size ${src!.size})`);
+      }
+      const blockStart = b * bs;
+      const from = Math.max(start, blockStart) - blockStart;
+      const to = Math.min(start + length, blockStart + bs) - blockStart;
+      addPlanBlock(blocks, {
+        file, offset, stored, compressed: toc.blockCompressedSizes[b]!, uncompressed: toc.blockUncompressedSizes[b]!,
+        codec: toc.blockMethods[b]!, encrypted: this.key !== null, iv: b - first, at: blockStart + from - start, skip: from, take: to - from,
+      });
+      ivs?.set(toc.encryptionIvs.subarray(b * ENCRYPTION_IV_SIZE, (b + 1) * ENCRYPTION_IV_SIZE), (b - first) * ENCRYPTION_IV_SIZE);
+    }
+    const plan: BlockPlan = { files, codecs: toc.methodNames, size: length, blocks };
+    // A copy of its own: a view into a bigger buffer would send that whole buffer along.
+    if (this.key) plan.key = this.planKey ??= this.key.slice();
+    if (ivs) plan.ctrIvs = ivs;
+    return plan;
+  }
+
+  /** Bytes block `b` takes in its .ucas: padded to the AES block when encrypted (CTR: no padding past the file's end). */
+  private storedSize(b: number, left: number, ctr: boolean): number {
+    const c = this.toc.blockCompressedSizes[b]!;
+    if (!this.key) return c;
+    const aligned = Math.ceil(c / AES_BLOCK) * AES_BLOCK;
+    return ctr ? Math.min(aligned, Math.max(c, left)) : aligned;
+  }
+
+  /** A worker's failure as the inline path reports it: a short block is a FormatError naming it. */
+  private planError(e: unknown, first: number, start: number, length: number): unknown {
+    const i = jobIndexOf(e);
+    if (!(e instanceof ShortBlockError) || i === undefined) return e;
+    const b = first + i;
+    const bs = this.toc.header.compressionBlockSize;
+    return this.shortBlock(b, e.decodedLength, Math.min(start + length, b * bs + bs) - b * bs);
   }
 
   /** Reads blocks [b0, b1) from the .ucas files and decodes them (decrypt, decompress). */
@@ -402,14 +555,7 @@ export class IoStoreContainer implements Archive {
       const partition = Math.floor(toc.blockOffsets[b]! / ps);
       const base = partition === 0 ? 0 : partition * ps; // ps may be Infinity
       const src = await this.source(partition);
-      const rawSize = (k: number): number => {
-        const c = toc.blockCompressedSizes[k]!;
-        if (!this.key) return c;
-        const aligned = Math.ceil(c / AES_BLOCK) * AES_BLOCK;
-        // CTR needs no padding: do not read past the end of a file that has none.
-        if (ctr) return Math.min(aligned, Math.max(c, src.size - (toc.blockOffsets[k]! - base)));
-        return aligned;
-      };
+      const rawSize = (k: number): number => this.storedSize(k, src.size - (toc.blockOffsets[k]! - base), ctr);
       const runStart = toc.blockOffsets[b]! - base;
       let runEnd = runStart + rawSize(b);
       let e = b + 1;

@@ -131,9 +131,18 @@ export function parseToc(bytes: Uint8Array, fileName: string): Toc {
   const offsetBytes = r.bytesView(n * OFFSET_LENGTH_SIZE);
   const chunkOffsets = new Float64Array(n);
   const chunkLengths = new Float64Array(n);
+  // Every chunk must lie inside the compression blocks, or reads would index past them; the
+  // first that does not is reported after the rest is checked, as before.
+  const coveredBytes = header.compressedBlockEntryCount * header.compressionBlockSize;
+  let firstUncovered = -1;
+  const dv = new DataView(offsetBytes.buffer, offsetBytes.byteOffset, offsetBytes.byteLength);
   for (let i = 0, p = 0; i < n; i++, p += OFFSET_LENGTH_SIZE) {
-    chunkOffsets[i] = be40(offsetBytes, p);
-    chunkLengths[i] = be40(offsetBytes, p + 5);
+    // Two 40-bit big-endian numbers: a high byte, then 32 bits.
+    const offset = offsetBytes[p]! * 0x100000000 + dv.getUint32(p + 1, false);
+    const length = offsetBytes[p + 5]! * 0x100000000 + dv.getUint32(p + 6, false);
+    chunkOffsets[i] = offset;
+    chunkLengths[i] = length;
+    if (length !== 0 && offset + length > coveredBytes && firstUncovered < 0) firstUncovered = i;
   }
 
   let seedCount = 0;
@@ -161,12 +170,10 @@ export function parseToc(bytes: Uint8Array, fileName: string): Toc {
   for (let i = 0; i < header.compressionMethodNameCount; i++) {
     methodNames.push(r.fixedAscii(header.compressionMethodNameLength));
   }
-  for (let b = 0; b < blocks.count; b++) {
-    const m = blocks.methods[b]!;
-    if (m >= methodNames.length) {
-      throw new FormatError(fileName, 'compression blocks', blocks.at + b * COMPRESSED_BLOCK_ENTRY_SIZE + 11,
-        `block ${b} uses method index ${m} but the TOC names ${header.compressionMethodNameCount} method(s)`);
-    }
+  if (blocks.maxMethod >= methodNames.length) {
+    const b = blocks.methods.findIndex((m) => m >= methodNames.length);
+    throw new FormatError(fileName, 'compression blocks', blocks.at + b * COMPRESSED_BLOCK_ENTRY_SIZE + 11,
+      `block ${b} uses method index ${blocks.methods[b]} but the TOC names ${header.compressionMethodNameCount} method(s)`);
   }
 
   let signatures: TocSignatures | null = null;
@@ -235,7 +242,7 @@ export function parseToc(bytes: Uint8Array, fileName: string): Toc {
     onDemandBlockHashes,
     trailingBytes: r.remaining,
   };
-  checkChunksCoveredByBlocks(toc, offsetsAt);
+  if (firstUncovered >= 0) throw uncoveredChunk(toc, firstUncovered, offsetsAt);
   return toc;
 }
 
@@ -348,6 +355,8 @@ interface Blocks {
   compressed: Uint32Array;
   uncompressed: Uint32Array;
   methods: Uint8Array;
+  /** The largest method index a block uses (0 without blocks). */
+  maxMethod: number;
 }
 
 /** 12 bytes each, little-endian: 40-bit offset, 24-bit compressed size, 24-bit uncompressed size, u8 method. */
@@ -361,37 +370,38 @@ function readBlocks(r: BinaryReader, header: TocHeader): Blocks {
   const compressed = new Uint32Array(count);
   const uncompressed = new Uint32Array(count);
   const methods = new Uint8Array(count);
+  let maxMethod = 0;
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   for (let i = 0, p = 0; i < count; i++, p += COMPRESSED_BLOCK_ENTRY_SIZE) {
-    offsets[i] = b[p]! + b[p + 1]! * 0x100 + b[p + 2]! * 0x10000 + b[p + 3]! * 0x1000000 + b[p + 4]! * 0x100000000;
-    compressed[i] = b[p + 5]! | (b[p + 6]! << 8) | (b[p + 7]! << 16);
-    uncompressed[i] = b[p + 8]! | (b[p + 9]! << 8) | (b[p + 10]! << 16);
-    methods[i] = b[p + 11]!;
+    // Three little-endian words: offset bits 0-31 | offset bits 32-39, compressed size << 8 |
+    // uncompressed size, method << 24.
+    const sizes = dv.getUint32(p + 4, true);
+    const last = dv.getUint32(p + 8, true);
+    offsets[i] = dv.getUint32(p, true) + (sizes & 0xff) * 0x100000000;
+    compressed[i] = sizes >>> 8;
+    uncompressed[i] = last & 0xffffff;
+    const m = last >>> 24;
+    methods[i] = m;
+    if (m > maxMethod) maxMethod = m;
   }
-  return { at, count, offsets, compressed, uncompressed, methods };
+  return { at, count, offsets, compressed, uncompressed, methods, maxMethod };
 }
 
-/** Every chunk's byte range must fall inside the compression blocks, or reads would index past them. */
-function checkChunksCoveredByBlocks(toc: Toc, offsetsAt: number): void {
+/** The error for entry i, whose byte range reaches past the compression blocks. */
+function uncoveredChunk(toc: Toc, i: number, offsetsAt: number): FormatError {
   const bs = toc.header.compressionBlockSize;
-  const blocks = toc.blockOffsets.length;
-  const n = toc.header.entryCount;
-  for (let i = 0; i < n; i++) {
-    const len = toc.chunkLengths[i]!;
-    if (len === 0) continue;
-    const end = Math.ceil((toc.chunkOffsets[i]! + len) / bs);
-    if (end > blocks) {
-      throw new FormatError(toc.fileName, 'chunk offsets', offsetsAt + i * OFFSET_LENGTH_SIZE,
-        `entry ${i} (offset ${toc.chunkOffsets[i]}, length ${len}) needs block ${end - 1} but the TOC has ${blocks} blocks`);
-    }
-  }
+  const len = toc.chunkLengths[i]!;
+  const end = Math.ceil((toc.chunkOffsets[i]! + len) / bs);
+  return new FormatError(toc.fileName, 'chunk offsets', offsetsAt + i * OFFSET_LENGTH_SIZE,
+    `entry ${i} (offset ${toc.chunkOffsets[i]}, length ${len}) needs block ${end - 1} but the TOC has ${toc.blockOffsets.length} blocks`);
 }
 
-function be40(b: Uint8Array, p: number): number {
-  return b[p]! * 0x100000000 + ((b[p + 1]! << 24) >>> 0) + (b[p + 2]! << 16) + (b[p + 3]! << 8) + b[p + 4]!;
-}
+/** True on little-endian hosts, where the file's i32/u32 arrays can be copied as they are. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 function readInt32s(r: BinaryReader, count: number): Int32Array {
   const view = r.bytesView(count * 4);
+  if (LITTLE_ENDIAN) return new Int32Array(view.slice().buffer);
   const out = new Int32Array(count);
   const dv = new DataView(view.buffer, view.byteOffset, view.byteLength);
   for (let i = 0; i < count; i++) out[i] = dv.getInt32(i * 4, true);
