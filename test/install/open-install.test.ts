@@ -162,6 +162,39 @@ describe('openInstall on written containers', () => {
     }
   });
 
+  it('applies a patch pak\'s delete records to the containers below it, not above', async () => {
+    const dir = await makeTempDir();
+    const bytes = (n: number) => new Uint8Array(n).fill(n);
+    // Base: an IoStore container and a pak; the patch deletes one file of each (spelled in
+    // another case) and a file a later patch brings back.
+    await writeContainer([
+      { path: 'Game/Content/A.uasset', bytes: bytes(10) }, { path: 'Game/Content/Keep.uasset', bytes: bytes(11) },
+    ], { version: 8, dir, name: 'pakchunk0-Windows', mountPoint: '../../../' });
+    await writeFile(join(dir, 'pakchunk1-Windows.pak'), writePak([
+      { name: 'Content/B.uasset', data: bytes(12) }, { name: 'Content/C.uasset', data: bytes(13) },
+    ], { version: 11, mountPoint: '../../../Game/' }).bytes);
+    await writeFile(join(dir, 'pakchunk0-Windows_0_P.pak'), writePak([
+      { name: 'Content/New.uasset', data: bytes(14) },
+      { name: 'Content/a.uasset', data: new Uint8Array(0), deleted: true },
+      { name: 'Content/B.uasset', data: new Uint8Array(0), deleted: true },
+      { name: 'Content/C.uasset', data: new Uint8Array(0), deleted: true },
+    ], { version: 11, mountPoint: '../../../Game/' }).bytes);
+    await writeFile(join(dir, 'pakchunk0-Windows_1_P.pak'), writePak([{ name: 'Content/C.uasset', data: bytes(15) }], { version: 11, mountPoint: '../../../Game/' }).bytes);
+    const install = await openInstall([dir]);
+    try {
+      const listed = [...install.files()].map((f) => `${f.path} ${f.size} ${f.providers.map((p) => p.archive.name).join(',')}`);
+      expect(listed).toEqual([
+        'Game/Content/C.uasset 15 pakchunk0-Windows_1_P',
+        'Game/Content/Keep.uasset 11 pakchunk0-Windows',
+        'Game/Content/New.uasset 14 pakchunk0-Windows_0_P',
+      ]);
+      expect(install.listDir('Game/Content').map((e) => e.name)).toEqual(['C.uasset', 'Keep.uasset', 'New.uasset']);
+      expect(install.file('Game/Content/A.uasset')).toBeUndefined();
+    } finally {
+      await install.close();
+    }
+  });
+
   it('takes a loose file as an archive of one file, and survives a symlink loop in the folder', async () => {
     const dir = await makeTempDir();
     await copyFile(corpus('cooked/retoc55_SM_Cube.uasset'), join(dir, 'SM_Cube.uasset'));

@@ -7,6 +7,7 @@
 import type { Archive, ArchiveFile } from '../archive.js';
 import type { DirectoryIndex } from '../iostore/directory-index.js';
 import { IoStoreContainer } from '../iostore/container.js';
+import { PakArchive } from '../pak/pak-archive.js';
 import { directoryNameHashes, nameHash, type DirectoryNameHashes } from './name-hash.js';
 import { NO_NODE, ROOT, type TreeNodes } from './tree-nodes.js';
 
@@ -21,6 +22,29 @@ export interface TreeSource {
   archiveFile(local: number): ArchiveFile;
   /** Adds its files to the tree as source number `source`. */
   addTo(nodes: TreeNodes, source: number): void;
+}
+
+/**
+ * The sources of archives in priority order (the winner first). A patch pak's delete records
+ * (pak v6+) hide the files at those paths in every archive below it, as the engine's pak lookup
+ * stops at the deleting pak; an archive above it still provides them.
+ */
+export function treeSources(archives: readonly Archive[]): TreeSource[] {
+  const deleted = new Set<string>(); // lowercased paths, from the archives placed so far
+  return archives.map((archive) => {
+    const files = deleted.size > 0 ? archive.files() : undefined;
+    const kept = files?.filter((f) => !deleted.has(normalizedPath(f.path)));
+    const source = kept && kept.length < files!.length ? new PathSource(archive, kept) : treeSource(archive);
+    if (archive instanceof PakArchive) for (const p of archive.deletedPaths) deleted.add(normalizedPath(p));
+    return source;
+  });
+}
+
+/** A path as the tree compares it: no leading "/", case-insensitive. */
+function normalizedPath(path: string): string {
+  let start = 0;
+  while (path.charCodeAt(start) === 47 /* / */) start++;
+  return path.slice(start).toLowerCase();
 }
 
 export function treeSource(archive: Archive): TreeSource {

@@ -11,7 +11,7 @@ import type { DirListingEntry, Provider, VfsFile } from './install.js';
 import { nameHash } from './name-hash.js';
 import { compilePathFilter } from './path-filter.js';
 import { NO_NODE, ROOT, TreeNodes } from './tree-nodes.js';
-import { findFolderOfPath, treeSource, type TreeSource } from './tree-sources.js';
+import { findFolderOfPath, treeSources, type TreeSource } from './tree-sources.js';
 
 /** A folder's unfiltered listing, and per entry its node: folder f as -(f + 1), file id as id. */
 interface Listing {
@@ -42,7 +42,7 @@ export class VfsTree {
 
   /** @param archives in priority order, the winner first (see priority.ts). */
   constructor(archives: readonly Archive[]) {
-    this.sources = archives.map(treeSource);
+    this.sources = treeSources(archives);
     const sources = this.sources;
     const expected = sources.reduce((n, s) => n + s.fileCount, 0);
     this.nodes = new TreeNodes((source, local) => sources[source]!.fileName(local), expected);
