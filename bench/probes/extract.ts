@@ -4,10 +4,11 @@
  * piece) against raw inflate of the same blocks in the same number of plain worker_threads.
  * Whole leaf folders whose files all come from the unencrypted Zlib containers are picked
  * (seeded) up to a byte budget and given to the exporter as folder paths, as a user selects
- * folders in the tree; each pass writes them to an empty folder; passes alternate exporter, raw,
+ * folders in the tree; each pass writes them to a new, empty folder; passes alternate exporter, raw,
  * after a warm-up of each.
  */
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { KeyRing } from '../../src/core/crypto/keys.js';
 import { extractFiles } from '../../src/core/export/extract.js';
 import { openInstall } from '../../src/core/install/install.js';
@@ -82,11 +83,18 @@ for (const [dir, files] of leaves) {
 const tocs = new Map(install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer).map((a) => [a.path, a.toc]));
 const { input, blocks } = await loadBlocks('Zlib', picks, (p) => tocs.get(p)!);
 const workers = await startRawWorkers(args.rawWorkerFile, 'Zlib', input, blocks, args.threads);
+await rm(args.outDir, { recursive: true, force: true });
 
+/**
+ * Each pass writes to a folder of its own, all removed at the end: removing the last pass's files
+ * right before the next would time the filesystem skipping its just-freed inodes (ext4 does not
+ * reuse an inode for a minute after it is freed), which no single export meets.
+ */
+let pass = 0;
 async function extractPass(): Promise<number> {
-  await rm(args.outDir, { recursive: true, force: true });
+  const out = join(args.outDir, `pass-${pass++}`);
   const t0 = performance.now();
-  const summary = await extractFiles(install, paths, { out: args.outDir, conflict: 'overwrite', companions: false });
+  const summary = await extractFiles(install, paths, { out, conflict: 'overwrite', companions: false });
   const seconds = (performance.now() - t0) / 1000;
   if (summary.files !== picks.length || summary.failed.length > 0 || summary.bytes !== bytes) {
     throw new Error(`extract wrote ${summary.files} of ${picks.length} files (${summary.bytes} of ${bytes} bytes); failed: ${JSON.stringify(summary.failed.slice(0, 3))}`);

@@ -32,36 +32,41 @@ const newPool = (opts: Parameters<typeof createWorkerPool>[0]): WorkerPool => {
 };
 
 /**
- * A worker file for pool mechanics: jobs with codec "crash" kill the worker thread, jobs with
- * codec "barrier" wait until a second "barrier" task is running at the same time (at most as many
- * tenths of a second as their first data byte says);
- * everything else goes to the real worker.
+ * A worker file for pool mechanics: jobs with codec "crash" kill the worker thread; jobs with
+ * codec "barrier" block their thread until a barrier job of another thread shows up (each leaves a
+ * marker file in the folder its data names), at most as many tenths of a second as their first
+ * data byte says, and answer 1 when they met one; everything else goes to the real worker.
+ * Blocking is the point: a second barrier task on the same thread cannot start meanwhile.
  */
 function writeTestWorker(): string {
   const file = join(tmp, 'test-worker.mjs');
   if (existsSync(file)) return file;
   writeFileSync(file, `
-import decode, { hash } from ${JSON.stringify(pathToFileURL(bundle).href)};
-import { BroadcastChannel } from 'node:worker_threads';
+import runTask, { hash } from ${JSON.stringify(pathToFileURL(bundle).href)};
+import { readdirSync, writeFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 export { hash };
+const sleep = new Int32Array(new SharedArrayBuffer(4));
 export default async function (task) {
-  const codec = task.jobs[0]?.codec;
-  if (codec === 'crash') process.exit(3);
-  if (codec !== 'barrier') return decode(task);
-  const channel = new BroadcastChannel('pakscope-pool-test-barrier');
-  const me = Math.random();
-  const met = await new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), 100 * new Uint8Array(task.input)[task.jobs[0].start]);
-    channel.onmessage = (m) => {
-      if (m.data === me) return;
-      channel.postMessage(me);
-      clearTimeout(timer);
-      resolve(true);
-    };
-    channel.postMessage(me);
+  const first = task.jobs[0];
+  const block = first?.kind === 'decode' ? first.blocks[0] : undefined;
+  if (block?.codec === 'crash') process.exit(3);
+  if (block?.codec !== 'barrier') return runTask(task);
+  // Barrier jobs one after the other, as the real worker runs a task's jobs.
+  const replies = task.jobs.map((job) => {
+    const b = job.blocks[0];
+    const data = new Uint8Array(task.input, b.start, b.length);
+    const dir = new TextDecoder().decode(data.subarray(1));
+    writeFileSync(dir + '/' + threadId + '-' + Math.random(), '');
+    const until = Date.now() + 100 * data[0];
+    let met = false;
+    while (!met && Date.now() < until) {
+      met = readdirSync(dir).some((n) => !n.startsWith(threadId + '-'));
+      Atomics.wait(sleep, 0, 0, 5);
+    }
+    return { ok: true, value: [Uint8Array.of(met ? 1 : 0)] };
   });
-  channel.close();
-  return { ok: true, outputs: [Uint8Array.of(met ? 1 : 0)] };
+  return { replies };
 }
 `);
   return file;
@@ -69,8 +74,9 @@ export default async function (task) {
 
 const job = (codec: string, data = new Uint8Array(16)): BlockJob =>
   ({ data, codec, compressedSize: data.length, uncompressedSize: data.length });
-/** A barrier job that gives up after `tenths` tenths of a second. */
-const barrier = (tenths: number): BlockJob => job('barrier', Uint8Array.of(tenths));
+/** A barrier job that gives up after `tenths` tenths of a second; `dir` is where the pair meets. */
+const barrier = (tenths: number, dir: string): BlockJob => job('barrier', Uint8Array.from([tenths, ...Buffer.from(dir)]));
+const meetingDir = (): string => mkdtempSync(join(tmp, 'barrier-'));
 const zlibJob = (text: string): BlockJob => {
   const data = deflateSync(text);
   return { data, codec: 'Zlib', compressedSize: data.length, uncompressedSize: Buffer.byteLength(text) };
@@ -170,13 +176,23 @@ describe('worker pool', () => {
     expect(Buffer.from(out!).toString()).toBe('new worker');
   });
 
+  it('when a worker dies running a batch, only the job that killed it fails; the others are sent again', async () => {
+    const pool = newPool({ threads: 1, workerFile: writeTestWorker() });
+    // Submitted together on one thread: one task carries all four.
+    const results = await Promise.allSettled([job('crash'), zlibJob('one'), zlibJob('two'), zlibJob('three')].map((j) => pool.decode([j])));
+    expect(results[0]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/^block decoder worker failed: /) } });
+    expect(results.slice(1).map((r) => (r.status === 'fulfilled' ? Buffer.from(r.value[0]!).toString() : r.reason))).toEqual(['one', 'two', 'three']);
+  });
+
   it('runs two tasks on two threads at the same time (and one thread cannot)', async () => {
     const file = writeTestWorker();
     const two = newPool({ threads: 2, workerFile: file });
-    const met = await Promise.all([two.decode([barrier(50)]), two.decode([barrier(50)])]);
+    const pair = meetingDir();
+    const met = await Promise.all([two.decode([barrier(50, pair)]), two.decode([barrier(50, pair)])]);
     expect(met.map(([m]) => m![0])).toEqual([1, 1]);
     const one = newPool({ threads: 1, workerFile: file });
-    const alone = await Promise.all([one.decode([barrier(3)]), one.decode([barrier(3)])]);
+    const lone = meetingDir();
+    const alone = await Promise.all([one.decode([barrier(3, lone)]), one.decode([barrier(3, lone)])]);
     expect(alone.map(([m]) => m![0])).toEqual([0, 0]);
   });
 
@@ -185,7 +201,7 @@ describe('worker pool', () => {
     const reason = new Error('user closed the tab');
     await expect(pool.decode([zlibJob('never sent')], AbortSignal.abort(reason))).rejects.toBe(reason);
     const controller = new AbortController();
-    const running = pool.decode([barrier(30)], controller.signal); // waits 3 s for a partner
+    const running = pool.decode([barrier(20, meetingDir())], controller.signal); // waits 2 s for a partner
     setTimeout(() => controller.abort(reason), 100);
     const started = Date.now();
     await expect(running).rejects.toBe(reason);

@@ -7,17 +7,18 @@
  *   renamed into place when complete: rename replaces a symlink at the final name instead of
  *   following it, a cancelled or failed file leaves nothing behind, and no reader sees half a file;
  * - an existing file is only replaced under 'overwrite'.
+ * Small files are written by a worker instead (reserve/settleExisting; workers/file-write.ts does
+ * the same steps): their bytes never come to this thread.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { CREATE_NEW, type WriteTarget } from '../workers/file-write.js';
+import { basename, dirname, sep } from 'node:path';
 import type { EntryWriter, ExportSink } from './sink.js';
 import { isInside, numberedName, UnsafePathError } from './safe-path.js';
 import type { ConflictPolicy } from './types.js';
 
-/** O_NOFOLLOW does not exist on Windows (0 there): the temporary name is fresh anyway. */
-const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 /** "name (2).ext" ... "name (N).ext" are tried before keep-both gives up. */
 const MAX_COPIES = 10_000;
 
@@ -38,10 +39,12 @@ export class DiskSink implements ExportSink {
   /** Creates the output folder if missing. */
   static async create(root: string, conflict: ConflictPolicy): Promise<DiskSink> {
     const sink = new DiskSink(root, conflict);
+    const existed = (await lstatOrNull(root)) !== null;
     await mkdir(root, { recursive: true });
     sink.realRoot = await realpath(root);
     const s = await lstat(sink.realRoot);
     if (!s.isDirectory()) throw Object.assign(new Error(`${root} is not a folder`), { code: 'ENOTDIR' });
+    if (!existed) sink.created.add(sink.realRoot);
     return sink;
   }
 
@@ -50,9 +53,44 @@ export class DiskSink implements ExportSink {
     const name = segments[segments.length - 1]!;
     const target = await this.chooseTarget(path, dir, name);
     if ('skipped' in target) return target;
-    const temp = join(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
+    const temp = childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
     const handle = await open(temp, CREATE_NEW, 0o644);
     return { writer: new DiskEntryWriter(this, handle, temp, target.absolute, path) };
+  }
+
+  /**
+   * For a worker to write `path` (checked by safe-path.ts): its folder made and checked, the name
+   * chosen under the conflict policy, and a fresh temporary name beside it. `checkTarget` is false
+   * where nothing can be at the name (overwrite, or a folder this run created).
+   */
+  async reserve(path: string, segments: readonly string[]): Promise<WriteTarget | { skipped: string }> {
+    const dir = await this.folder(path, segments.slice(0, -1));
+    const target = await this.chooseTarget(path, dir, segments[segments.length - 1]!);
+    if ('skipped' in target) return target;
+    return {
+      temp: childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`),
+      target: target.absolute,
+      checkTarget: !(this.conflict === 'overwrite' || this.created.has(dir)),
+    };
+  }
+
+  /**
+   * The worker found a file at the target meanwhile and left its bytes at `to.temp`: skip removes
+   * them, keep-both renames them to the next free numbered name.
+   */
+  async settleExisting(to: WriteTarget, path: string): Promise<{ path: string } | { skipped: string }> {
+    try {
+      const target = await this.finalTarget(to.target, path);
+      if ('skipped' in target) {
+        await unlink(to.temp).catch(() => undefined);
+        return target;
+      }
+      await rename(to.temp, target.absolute);
+      return { path: path.slice(0, path.lastIndexOf('/') + 1) + basename(target.absolute) };
+    } catch (e) {
+      await unlink(to.temp).catch(() => undefined);
+      throw e;
+    }
   }
 
   async close(): Promise<void> {}
@@ -60,14 +98,14 @@ export class DiskSink implements ExportSink {
 
   /** Where to write: the name itself, a numbered copy (keep-both), or nothing (skip). */
   private async chooseTarget(path: string, dir: string, name: string): Promise<{ absolute: string } | { skipped: string }> {
-    const absolute = join(dir, name);
+    const absolute = childPath(dir, name);
     const existing = this.created.has(dir) ? null : await lstatOrNull(absolute);
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
     if (!existing && !this.claimed.has(absolute.toLowerCase())) return this.claim(absolute);
     if (this.conflict === 'overwrite') return this.claim(absolute);
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
     for (let n = 2; n <= MAX_COPIES; n++) {
-      const candidate = join(dir, numberedName(name, n));
+      const candidate = childPath(dir, numberedName(name, n));
       if (!this.claimed.has(candidate.toLowerCase()) && !(await lstatOrNull(candidate))) return this.claim(candidate);
     }
     throw new Error(`${path}: ${MAX_COPIES} copies exist already`);
@@ -103,8 +141,9 @@ export class DiskSink implements ExportSink {
 
   /** `parent/name` as a folder: made if missing; a symlink only if it resolves inside the root. */
   private async enter(path: string, parent: string, name: string): Promise<string> {
-    const dir = join(parent, name);
-    let s = await lstatOrNull(dir);
+    const dir = childPath(parent, name);
+    // Nothing predates this run in a folder it created: no need to look before making one.
+    let s = this.created.has(parent) ? null : await lstatOrNull(dir);
     if (!s) {
       try {
         await mkdir(dir);
@@ -176,6 +215,14 @@ class DiskEntryWriter implements EntryWriter {
     this.closed = true;
     await this.handle.close();
   }
+}
+
+/**
+ * `dir`/`name` for a name safe-path.ts accepted (no separator, not "." or ".."): what path.join
+ * gives, without normalizing a path that is normal already (thousands of files per export).
+ */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 async function lstatOrNull(p: string): Promise<Stats | null> {

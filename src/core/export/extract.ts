@@ -1,9 +1,13 @@
 /**
  * Exports selected files of an install to a folder or a zip: several files in flight (their
- * blocks decode in the install's decoder, the worker pool), each streamed to disk piece by piece,
- * progress reported, cancellable at any moment, and a summary at the end that lists what failed
- * or was skipped without having stopped the rest. Names are checked by safe-path.ts first; a
- * refused name is a failure of that file only.
+ * blocks decode in the install's decoder, the worker pool), progress reported, cancellable at any
+ * moment, and a summary at the end that lists what failed or was skipped without having stopped
+ * the rest. Names are checked by safe-path.ts first; a refused name is a failure of that file only.
+ *
+ * To a folder through a worker pool, a file of up to one piece is read, decoded and written by a
+ * worker (DiskSink.reserve, then the archive's write*ToFile): its bytes never come to this thread,
+ * and many such files are in flight at once (the pool batches them). Bigger files, zips and JSON
+ * models are streamed here piece by piece.
  *
  *   const pool = createWorkerPool();
  *   const install = await openInstall([paks], { keys, decoder: pool });
@@ -11,17 +15,27 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Install } from '../install/install.js';
+import type { Archive } from '../archive.js';
+import { IoStoreContainer } from '../iostore/container.js';
+import { PakArchive } from '../pak/pak-archive.js';
+import type { WriteOutcome, WriteTarget } from '../workers/file-write.js';
 import { DiskSink } from './disk-sink.js';
-import { filePieces } from './file-pieces.js';
+import { filePieces, WHOLE_FILE_BYTES } from './file-pieces.js';
 import { PackageJsonConverter } from './package-json.js';
 import { ProgressMeter } from './progress.js';
-import { checkRelativePath, printable, UnsafePathError } from './safe-path.js';
+import { PathChecker, printable, UnsafePathError } from './safe-path.js';
 import { exportItems, selectFiles, type ExportItem } from './selection.js';
 import type { EntryWriter, ExportSink } from './sink.js';
 import type { ConflictPolicy, ExportFailure, ExportFormat, ExportOptions, ExportSelection, ExportSkip, ExportSummary } from './types.js';
 import { ZIP_MAX_BYTES, ZIP_MAX_ENTRIES, ZipBrokenError, ZipLimitError, ZipSink } from './zip-sink.js';
 
 const DEFAULT_CONCURRENCY = 8;
+/**
+ * Files written by workers in flight at once, by bytes and by count: enough to keep every worker
+ * fed with batches while this thread prepares the next files.
+ */
+const DIRECT_WINDOW_BYTES = 32 * 1024 * 1024;
+const DIRECT_WINDOW_FILES = 1024;
 const DEFAULT_ZIP_LEVEL = 6;
 /** System errors after which every other file would fail the same way: the export stops. */
 const FATAL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EMFILE', 'ENFILE']);
@@ -90,31 +104,53 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   // Stops the workers: the caller's signal, or a failure every other file would share.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  // Every read in flight listens to it (the worker pool adds one listener per task).
+  // Every streamed read in flight listens to it.
   setMaxListeners(0, signal);
   let fatal: unknown;
   const converter = s.format === 'json' ? new PackageJsonConverter(install) : undefined;
   const job = new ExportJob(sink, meter, signal, converter);
   let next = 0;
+  const window = new Window(DIRECT_WINDOW_BYTES, DIRECT_WINDOW_FILES);
+  const direct = new Set<Promise<void>>();
 
-  const worker = async (): Promise<void> => {
+  /** False once the export must stop. */
+  const settle = (item: ExportItem, outcome: Outcome): boolean => {
+    if (outcome.kind === 'failed') {
+      if (signal.aborted) return false; // the abort's own error, not the file's
+      if (isFatal(outcome.error)) {
+        fatal ??= outcome.error;
+        stop.abort(outcome.error);
+        return false;
+      }
+      failed.push({ path: item.path, error: errorText(outcome.error) });
+    } else if (outcome.kind === 'skipped') {
+      skipped.push({ path: item.path, reason: outcome.reason });
+    }
+    return !signal.aborted;
+  };
+
+  const lane = async (): Promise<void> => {
     while (next < items.length && !signal.aborted) {
       const item = items[next++]!;
-      const outcome = await job.run(item);
-      if (outcome.kind === 'failed') {
-        if (signal.aborted) break; // the abort's own error, not the file's
-        if (isFatal(outcome.error)) {
-          fatal ??= outcome.error;
-          stop.abort(outcome.error);
+      if (job.writesInWorker(item)) {
+        await window.enter(item.size);
+        if (signal.aborted) {
+          window.leave(item.size);
           break;
         }
-        failed.push({ path: item.path, error: errorText(outcome.error) });
-      } else if (outcome.kind === 'skipped') {
-        skipped.push({ path: item.path, reason: outcome.reason });
+        const p = job.runInWorker(item).then((outcome) => { settle(item, outcome); });
+        direct.add(p);
+        void p.finally(() => {
+          direct.delete(p);
+          window.leave(item.size);
+        });
+        continue;
       }
+      if (!settle(item, await job.run(item))) break;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(s.concurrency, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(s.concurrency, items.length) }, lane));
+  while (direct.size > 0) await Promise.all([...direct]);
   meter.finish();
 
   if (fatal !== undefined || options.signal?.aborted) {
@@ -137,6 +173,7 @@ type Outcome = { kind: 'written' } | { kind: 'skipped'; reason: string } | { kin
 class ExportJob {
   files = 0;
   bytes = 0;
+  private readonly paths = new PathChecker();
 
   constructor(
     private readonly sink: ExportSink,
@@ -145,27 +182,66 @@ class ExportJob {
     private readonly converter: PackageJsonConverter | undefined,
   ) {}
 
+  /** The item goes to a folder in one piece and its archive can have a worker write it. */
+  writesInWorker(item: ExportItem): boolean {
+    if (!(this.sink instanceof DiskSink) || item.size > WHOLE_FILE_BYTES || this.convertsToJson(item)) return false;
+    const a = item.archive;
+    return (a instanceof IoStoreContainer || a instanceof PakArchive) && a.writesInWorkers;
+  }
+
+  /** JSON: packages are converted whole; anything else goes out raw like in raw mode. */
+  private convertsToJson(item: ExportItem): boolean {
+    return this.converter !== undefined && (item.chunkType === undefined || item.chunkType === 'ExportBundleData');
+  }
+
+  private checked(path: string): string[] {
+    const check = this.paths.check(path);
+    if (!check.ok) throw new UnsafePathError(path, check.reason);
+    return check.segments;
+  }
+
+  /** A worker reads, decodes and writes the file (see writesInWorker). */
+  async runInWorker(item: ExportItem): Promise<Outcome> {
+    this.meter.started(item.path);
+    try {
+      const sink = this.sink as DiskSink;
+      const to = await sink.reserve(item.path, this.checked(item.path));
+      if ('skipped' in to) return { kind: 'skipped', reason: to.skipped };
+      let outcome = await workerWriter(item.archive)!(item.ref, to, this.signal);
+      if (outcome === 'exists') {
+        const settled = await sink.settleExisting(to, item.path);
+        if ('skipped' in settled) return { kind: 'skipped', reason: settled.skipped };
+        outcome = 'written';
+      }
+      if (outcome === 'cancelled') return { kind: 'failed', error: this.signal.reason ?? new Error('cancelled') };
+      this.files++;
+      this.bytes += item.size;
+      return { kind: 'written' };
+    } catch (error) {
+      return { kind: 'failed', error };
+    } finally {
+      this.meter.fileDone(item.size);
+    }
+  }
+
   async run(item: ExportItem): Promise<Outcome> {
     this.meter.started(item.path);
     let counted = 0;
     let writer: EntryWriter | undefined;
     const pieces = filePieces(item.archive, item.ref, item.size, this.signal);
     try {
-      const check = checkRelativePath(item.path);
-      if (!check.ok) throw new UnsafePathError(item.path, check.reason);
+      this.checked(item.path);
       let first: Uint8Array | undefined;
       let json: Uint8Array | undefined;
-      // JSON: packages are converted whole; anything else goes out raw like in raw mode.
-      if (this.converter && (item.chunkType === undefined || item.chunkType === 'ExportBundleData')) {
+      if (this.convertsToJson(item)) {
         const head = await pieces.next();
         const bytes: Uint8Array = head.done ? new Uint8Array(0) : head.value;
         first = bytes;
-        if (this.converter.isPackage(item, bytes)) json = new TextEncoder().encode(await this.converter.convert(item, await rest(bytes, pieces)));
+        if (this.converter!.isPackage(item, bytes)) json = new TextEncoder().encode(await this.converter!.convert(item, await rest(bytes, pieces)));
       }
       const outPath = json === undefined ? item.path : `${item.path}.json`;
-      const outCheck = checkRelativePath(outPath);
-      if (!outCheck.ok) throw new UnsafePathError(outPath, outCheck.reason);
-      const opened = await this.sink.begin(outPath, outCheck.segments, json === undefined ? item.size : json.length);
+      const segments = this.checked(outPath);
+      const opened = await this.sink.begin(outPath, segments, json === undefined ? item.size : json.length);
       if ('skipped' in opened) return { kind: 'skipped', reason: opened.skipped };
       writer = opened.writer;
       let written = 0;
@@ -202,6 +278,38 @@ class ExportJob {
       await pieces.return(undefined).catch(() => undefined);
       this.meter.fileDone(item.size - counted);
     }
+  }
+}
+
+type WorkerWriter = (ref: number, to: WriteTarget, signal: AbortSignal) => Promise<WriteOutcome>;
+
+/** How the archive has a worker write one of its files whole, when its decoder is a worker pool. */
+function workerWriter(archive: Archive): WorkerWriter | undefined {
+  if (archive instanceof IoStoreContainer && archive.writesInWorkers) return (ref, to, signal) => archive.writeChunkToFile(ref, to, signal);
+  if (archive instanceof PakArchive && archive.writesInWorkers) return (ref, to, signal) => archive.writeEntryToFile(ref, to, signal);
+  return undefined;
+}
+
+/** Bytes and files in flight, each bounded; a file bigger than the whole window still goes, alone. */
+class Window {
+  private bytes = 0;
+  private files = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly maxBytes: number, private readonly maxFiles: number) {}
+
+  async enter(size: number): Promise<void> {
+    while (this.files > 0 && (this.bytes + size > this.maxBytes || this.files >= this.maxFiles)) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.bytes += size;
+    this.files++;
+  }
+
+  leave(size: number): void {
+    this.bytes -= size;
+    this.files--;
+    for (const wake of this.waiting.splice(0)) wake();
   }
 }
 

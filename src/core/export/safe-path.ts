@@ -68,7 +68,43 @@ export function checkRelativePath(path: string): PathCheck {
   if (path.includes('\0')) return { ok: false, reason: 'NUL byte in the path' };
   if (path.startsWith('/') || path.startsWith('\\')) return { ok: false, reason: 'absolute path' };
   if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) return { ok: false, reason: `path longer than ${MAX_PATH_BYTES} bytes` };
-  const segments = path.split('/');
+  return checkSegments(path.split('/'));
+}
+
+/**
+ * checkRelativePath for many paths that share folders (an export): each folder's segments are
+ * checked once, then only the file name. The results are those of checkRelativePath.
+ */
+export class PathChecker {
+  private readonly folders = new Map<string, PathCheck>();
+
+  check(path: string): PathCheck {
+    if (path === '') return { ok: false, reason: 'empty path' };
+    if (path.includes('\0')) return { ok: false, reason: 'NUL byte in the path' };
+    if (path.startsWith('/') || path.startsWith('\\')) return { ok: false, reason: 'absolute path' };
+    if (path.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) {
+      return { ok: false, reason: `path longer than ${MAX_PATH_BYTES} bytes` };
+    }
+    const slash = path.lastIndexOf('/');
+    const name = path.slice(slash + 1);
+    let segments: string[] = [];
+    if (slash >= 0) {
+      const dir = path.slice(0, slash);
+      let folder = this.folders.get(dir);
+      if (!folder) {
+        folder = checkSegments(dir.split('/'));
+        this.folders.set(dir, folder);
+      }
+      if (!folder.ok) return folder;
+      segments = folder.segments;
+    }
+    const reason = checkName(name);
+    if (reason) return { ok: false, reason: name === '..' ? 'parent folder segment ".."' : reason };
+    return { ok: true, segments: [...segments, name] };
+  }
+}
+
+function checkSegments(segments: string[]): PathCheck {
   for (const s of segments) {
     const reason = checkName(s);
     if (reason) return { ok: false, reason: s === '..' ? 'parent folder segment ".."' : reason };

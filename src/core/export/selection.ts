@@ -36,29 +36,103 @@ const BULK_EXTENSIONS: Record<string, string> = {
   MemoryMappedBulkData: '.m.ubulk',
 };
 
-/** The selected files of the install, in path order. */
+/**
+ * The selected files of the install, in path order. Selected folders and files are looked up in
+ * the tree (a folder's files are listed from it, subfolders too), so the cost is that of the
+ * selected files, not of the install. Filters alone, or the root, go through every file once.
+ */
 export function selectFiles(install: Install, selection: ExportSelection): { files: VfsFile[]; failed: ExportFailure[] } {
-  const prefixes = (selection.paths ?? []).map((p) => p.replace(/^\/+|\/+$/g, '').toLowerCase());
+  const paths = (selection.paths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
   const filters = (selection.filters ?? []).filter((f) => f !== '').map(compilePathFilter);
-  const failed: ExportFailure[] = [];
-  const hits = new Array<boolean>(prefixes.length).fill(false);
-  const files: VfsFile[] = [];
-  for (const f of install.files()) {
+  const chosen = paths.length > 0 && !paths.includes('') ? lookUp(install, paths) : scan(install.files(), paths);
+  const files = filters.length === 0 ? chosen.files : chosen.files.filter((f) => {
     const lower = f.path.toLowerCase();
-    let under = prefixes.length === 0;
-    for (let i = 0; i < prefixes.length; i++) {
-      const p = prefixes[i]!;
-      if (p === '' || lower === p || (lower.startsWith(p) && lower.charCodeAt(p.length) === 47 /* / */)) {
-        hits[i] = true;
+    return filters.some((m) => m(lower));
+  });
+  const failed: ExportFailure[] = [];
+  (selection.paths ?? []).forEach((p, i) => {
+    if (!chosen.hits[i]) failed.push({ path: p, error: 'no such file or folder in the install' });
+  });
+  return { files, failed };
+}
+
+/** Each path as a file and as a folder of the tree (case-insensitive, as the tree looks up). */
+function lookUp(install: Install, paths: readonly string[]): { files: VfsFile[]; hits: boolean[] } {
+  const hits = paths.map(() => false);
+  const found = new Set<VfsFile>();
+  paths.forEach((p, i) => {
+    const file = install.file(p);
+    if (file) {
+      found.add(file);
+      hits[i] = true;
+    }
+    if (addFolder(install, p, found)) hits[i] = true;
+  });
+  // The order of Install.files(): by path, code-unit order.
+  const files = [...found].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, hits };
+}
+
+/** Adds every file below folder `path`; false when there is no such folder. */
+function addFolder(install: Install, path: string, into: Set<VfsFile>): boolean {
+  const entries = install.listDir(path);
+  for (const e of entries) {
+    if (e.isDir) addFolder(install, e.path, into);
+    else if (e.file) into.add(e.file);
+  }
+  return entries.length > 0;
+}
+
+/**
+ * Every file once, matched against the selected paths through its folder: a folder's answer
+ * (which paths it is, or is below) is worked out once for all its files.
+ */
+function scan(all: Iterable<VfsFile>, paths: readonly string[]): { files: VfsFile[]; hits: boolean[] } {
+  const prefixes = paths.map((p) => p.toLowerCase());
+  const hits = new Array<boolean>(prefixes.length).fill(false);
+  /** Selected path (lowercase) → its indices in `paths` (a path may be given twice). */
+  const selected = new Map<string, number[]>();
+  prefixes.forEach((p, i) => selected.set(p, [...(selected.get(p) ?? []), i]));
+  const everything = prefixes.length === 0;
+  /** Folders (lowercase) that directly hold a selected path: only their files can be selected by name. */
+  const parents = new Set(prefixes.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))));
+  const files: VfsFile[] = [];
+  let lastDir: string | null = null;
+  let dirSelected = false;
+  let namesSelected = false;
+  for (const f of all) {
+    const slash = f.path.lastIndexOf('/');
+    const dir = slash < 0 ? '' : f.path.slice(0, slash);
+    if (dir !== lastDir) {
+      lastDir = dir;
+      const lowerDir = dir.toLowerCase();
+      dirSelected = markFolder(lowerDir, selected, hits) || everything;
+      namesSelected = parents.has(lowerDir);
+    }
+    let under = dirSelected;
+    if (namesSelected) {
+      const own = selected.get(f.path.toLowerCase());
+      if (own) {
+        for (const i of own) hits[i] = true;
         under = true;
       }
     }
-    if (under && (filters.length === 0 || filters.some((m) => m(lower)))) files.push(f);
+    if (under) files.push(f);
   }
-  (selection.paths ?? []).forEach((p, i) => {
-    if (!hits[i]) failed.push({ path: p, error: 'no such file or folder in the install' });
-  });
-  return { files, failed };
+  return { files, hits };
+}
+
+/** Marks every selected path that is `dir`, a folder above it or the root (''); true when there is one. */
+function markFolder(dir: string, selected: Map<string, number[]>, hits: boolean[]): boolean {
+  let found = false;
+  for (let d = dir; ; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
+    const own = selected.get(d);
+    if (own) {
+      for (const i of own) hits[i] = true;
+      found = true;
+    }
+    if (d === '') return found;
+  }
 }
 
 /**

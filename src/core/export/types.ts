@@ -48,7 +48,11 @@ export interface ExportOptions {
    * data as .ubulk, .uptnl (optional bulk) and .m.ubulk (memory-mapped bulk). Default true.
    */
   companions?: boolean;
-  /** Files read and written at once (default 8). Decompression itself runs in the install's decoder. */
+  /**
+   * Files streamed at once (default 8): those bigger than one piece, zip entries, JSON models.
+   * Smaller files to a folder through a worker pool are read, decoded and written by the workers,
+   * many at once. Decompression itself runs in the install's decoder.
+   */
   concurrency?: number;
   /** Deflate level of zip entries, 0 (stored) to 9; default 6. */
   zipLevel?: number;

@@ -402,7 +402,8 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 function readU32s(r: BinaryReader, count: number): Uint32Array {
   const view = r.bytesView(count * 4);
-  if (LITTLE_ENDIAN) return new Uint32Array(view.slice().buffer);
+  // Uint8Array's slice copies; a Buffer's would be a view of the whole file.
+  if (LITTLE_ENDIAN) return new Uint32Array(Uint8Array.prototype.slice.call(view).buffer);
   const out = new Uint32Array(count);
   const dv = new DataView(view.buffer, view.byteOffset, view.byteLength);
   for (let i = 0; i < count; i++) out[i] = dv.getUint32(i * 4, true);

@@ -401,7 +401,8 @@ const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 function readInt32s(r: BinaryReader, count: number): Int32Array {
   const view = r.bytesView(count * 4);
-  if (LITTLE_ENDIAN) return new Int32Array(view.slice().buffer);
+  // Uint8Array's slice copies; a Buffer's (when parseToc is given one) would be a view of the whole file.
+  if (LITTLE_ENDIAN) return new Int32Array(Uint8Array.prototype.slice.call(view).buffer);
   const out = new Int32Array(count);
   const dv = new DataView(view.buffer, view.byteOffset, view.byteLength);
   for (let i = 0; i < count; i++) out[i] = dv.getInt32(i * 4, true);

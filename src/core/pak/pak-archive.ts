@@ -14,6 +14,8 @@ import { sha1 } from '../hash/sha1.js';
 import { BinaryReader } from '../io/binary-reader.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
+import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
+import type { WriteOutcome, WriteTarget } from '../workers/file-write.js';
 import { entryFormat, isEncrypted, readEncodedEntry, readEntryRecord, type EntryFormat, type PakEntry } from './entry.js';
 import { readPakFooter, type PakFooter } from './footer.js';
 import { equalBytes, isZero, readPakIndex, type PakIndex, type RegionDecryptor } from './index.js';
@@ -62,6 +64,8 @@ export class PakArchive implements Archive {
   /** The key that opened the index, or the first candidate for encrypted entries of a plain index. */
   private key: Uint8Array | null = null;
   private candidates: Uint8Array[] = [];
+  /** The decoder when it runs whole reads in workers and the pak is a plain file, else null. */
+  private readonly planRunner: PlanRunner | null;
 
   constructor(
     readonly path: string,
@@ -71,6 +75,8 @@ export class PakArchive implements Archive {
   ) {
     this.name = basename(path, extname(path));
     this.fmt = entryFormat(footer);
+    // Workers open files by path: a pak in memory (nested, tests) is decoded from its bytes instead.
+    this.planRunner = src instanceof FileByteSource ? planRunnerOf(decoder) ?? null : null;
   }
 
   get status(): ArchiveStatus { return this.currentStatus; }
@@ -191,8 +197,26 @@ export class PakArchive implements Archive {
     return this.readEntry(ref, e, from, Math.min(e.uncompressedSize, from + length), signal);
   }
 
-  private async readEntry(ref: number, e: PakEntry, from: number, to: number, signal?: AbortSignal): Promise<Uint8Array> {
+  /** True when writeEntryToFile can have a worker write files (a pak file read through the worker pool). */
+  get writesInWorkers(): boolean {
+    return this.planRunner !== null;
+  }
+
+  /**
+   * Has a worker read, decode and write file `ref` whole to `to` (export; see file-write.ts), so
+   * its bytes never come to this thread. Needs writesInWorkers. Fails as read() fails.
+   */
+  async writeEntryToFile(ref: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+    const runner = this.planRunner;
+    if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
+    const e = this.entry(ref);
     const path = this.pathOf(ref);
+    const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize);
+    return this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, (plan) => runner.writePlan(plan, to, signal));
+  }
+
+  /** The pieces covering [from, to) of an entry, once everything needed to read them is known to be there. */
+  private checkedPieces(e: PakEntry, path: string, from: number, to: number): ReadPiece[] {
     const pieces = planEntryRead(e, this.path, this.src.size, path, from, to);
     if (to - from > MAX_READ_BYTES) {
       throw new RangeError(`${this.name}: "${path}" is ${e.uncompressedSize} bytes, more than one read can return (${MAX_READ_BYTES}); read it in ranges`);
@@ -204,24 +228,79 @@ export class PakArchive implements Archive {
     if (encrypted && this.fmt.ctr && !e.iv) {
       throw new FormatError(this.path, `entry "${path}"`, e.offset, 'encrypted entry of an AES-CTR pak has no IV');
     }
+    return pieces;
+  }
+
+  private async readEntry(ref: number, e: PakEntry, from: number, to: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const path = this.pathOf(ref);
+    const pieces = this.checkedPieces(e, path, from, to);
+    const encrypted = isEncrypted(e);
+    const needsWork = encrypted || pieces.some((p) => p.codec !== 'None');
+    // With a worker pool, a worker reads the stored bytes itself and sends back the file's bytes.
+    if (this.planRunner && needsWork) {
+      const runner = this.planRunner;
+      return this.runEntryPlan(e, pieces, from, to, path, (plan) => runner.readPlan(plan, signal));
+    }
     const out = new Uint8Array(to - from);
     for (let p0 = 0; p0 < pieces.length; p0 += PIECES_PER_BATCH) {
       signal?.throwIfAborted();
       const batch = pieces.slice(p0, p0 + PIECES_PER_BATCH);
       const stored = await this.readStored(batch, path);
-      const decoded = encrypted || batch.some((p) => p.codec !== 'None')
-        ? await this.decodeBatch(e, batch, stored, path, signal)
-        : stored;
+      const decoded = needsWork ? await this.decodeBatch(e, batch, stored, path, signal) : stored;
       batch.forEach((p, i) => {
         const d = decoded[i]!;
-        if (d.length !== p.uncompressedSize) {
-          throw new FormatError(this.path, `entry "${path}"`, p.start, `block decodes to ${d.length} bytes, not ${p.uncompressedSize}`);
-        }
+        if (d.length !== p.uncompressedSize) throw this.badPieceSize(path, p, d.length);
         const s = Math.max(from, p.outOffset), t = Math.min(to, p.outOffset + p.uncompressedSize);
         out.set(d.subarray(s - p.outOffset, t - p.outOffset), s - from);
       });
     }
     return out;
+  }
+
+  private badPieceSize(path: string, p: ReadPiece, decoded: number): FormatError {
+    return new FormatError(this.path, `entry "${path}"`, p.start, `block decodes to ${decoded} bytes, not ${p.uncompressedSize}`);
+  }
+
+  /**
+   * Runs the plan for bytes [from, to) of an entry in a worker, with the working key first and
+   * then the other candidates (see decodeBatch); errors as the inline path reports them.
+   */
+  private async runEntryPlan<T>(e: PakEntry, pieces: ReadPiece[], from: number, to: number, path: string,
+    run: (plan: BlockPlan) => Promise<T>): Promise<T> {
+    const encrypted = isEncrypted(e);
+    let firstError: unknown = null;
+    for (const key of encrypted ? this.entryKeys() : [null]) {
+      try {
+        const result = await run(this.entryPlan(e, pieces, from, to, key));
+        if (key && key !== this.key) this.key = key; // the key that works for this pak's entries
+        return result;
+      } catch (err) {
+        const piece = pieces[jobIndexOf(err) ?? 0];
+        if (err instanceof ShortBlockError && piece) throw this.badPieceSize(path, piece, err.decodedLength);
+        if (!(err instanceof DecodeError) || !piece) throw err;
+        firstError ??= new FormatError(this.path, `entry "${path}" block at ${piece.start}`, piece.start,
+          `${err.message}${encrypted ? ' (wrong AES key?)' : ''}`);
+      }
+    }
+    throw firstError;
+  }
+
+  private entryPlan(e: PakEntry, pieces: ReadPiece[], from: number, to: number, key: Uint8Array | null): BlockPlan {
+    const codecs: string[] = [];
+    const blocks: number[] = [];
+    for (const p of pieces) {
+      let codec = codecs.indexOf(p.codec);
+      if (codec < 0) codec = codecs.push(p.codec) - 1;
+      const s = Math.max(from, p.outOffset), t = Math.min(to, p.outOffset + p.uncompressedSize);
+      addPlanBlock(blocks, {
+        file: 0, offset: p.start, stored: p.storedSize, compressed: p.compressedSize, uncompressed: p.uncompressedSize, codec,
+        encrypted: key !== null, iv: 0, ctrBlock: p.ctrBlockIndex, at: s - from, skip: s - p.outOffset, take: t - s,
+      });
+    }
+    return {
+      files: [this.src.name], codecs, size: to - from, blocks,
+      ...(key ? { key: key.slice() } : {}), ...(key && this.fmt.ctr ? { ctrIvs: e.iv!.slice() } : {}),
+    };
   }
 
   /** Stored bytes of each piece; neighbouring pieces are read in one go. */

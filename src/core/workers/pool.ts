@@ -1,9 +1,15 @@
 /**
- * Worker threads (piscina) that decrypt and decompress blocks and hash chunks, so big reads do
- * not stall the UI or the CLI. One decode() call travels as one task (or, when it is large, as
- * one task per thread); stored bytes are packed into one buffer and moved, results are moved back.
- * A job that fails (corrupt data, a crashed decoder, a worker that died) rejects that call only;
- * piscina replaces a dead worker and later calls work.
+ * Worker threads (piscina) that read, decrypt and decompress blocks, write exported files and hash
+ * chunks, so big reads do not stall the UI or the CLI.
+ *
+ * - readPlan/writePlan: the worker reads the stored bytes from the file itself (block-plan.ts),
+ *   so the main thread only describes the blocks; one buffer per read comes back, or none at all
+ *   when the worker writes the file.
+ * - decode: blocks already in memory (nested containers, tests) are packed into one buffer and moved.
+ *
+ * Small jobs travel together (task-batcher.ts); a big read is split across the threads. A job that
+ * fails (corrupt data, a crashed decoder, a worker that died) rejects its caller only; piscina
+ * replaces a dead worker and later calls work.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,12 +17,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { HashCheck } from '../archive.js';
 import type { AesParams } from '../crypto/aes.js';
-import { DecodeError, KeyError, UnsupportedCodecError } from '../errors.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, tagJobIndex, type BlockDecoder, type BlockJob } from './block-job.js';
-import type { DecodeReply, DecodeTask, HashTask, WireError, WireJob } from './worker.js';
+import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunner } from './block-plan.js';
+import type { WriteOutcome, WriteTarget } from './file-write.js';
+import { TaskBatcher } from './task-batcher.js';
+import type { HashTask, PoolTask, TaskReply, WireJob } from './wire.js';
 
-export interface WorkerPool extends BlockDecoder {
+export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
   /** checkChunkHash in a worker; `data` is copied, never detached. */
   hash(data: Uint8Array, stored: Uint8Array): Promise<HashCheck>;
@@ -30,8 +38,22 @@ export interface WorkerPoolOptions {
   workerFile?: string;
 }
 
-/** A call decoding more than this much is split across threads (one task per thread at most). */
+/** A call decoding more than this much is split across threads (one part per thread at least). */
 const SPLIT_BYTES = 1024 * 1024;
+/** Parts of a split read are at most this big: the read's memory in flight stays bounded. */
+const PART_BYTES = 4 * 1024 * 1024;
+/** Output bytes one task carries at most (a job bigger than that goes alone). */
+const TASK_BUDGET_BYTES = 1024 * 1024;
+/** Tasks out per thread: one running, one waiting at the worker for when it finishes. */
+const TASKS_PER_THREAD = 2;
+/**
+ * A second task goes to a busy worker only once this many jobs wait: with fewer, the round trip
+ * would cost more than the worker's short wait for them to come together.
+ */
+const AHEAD_JOBS = 4;
+/** What a job costs beyond its bytes, counted against the budget; a written file costs more (open, rename). */
+const JOB_COST_BYTES = 4 * 1024;
+const WRITE_COST_BYTES = 32 * 1024;
 /** Hashing less than this inline is cheaper than the trip to a worker. */
 const HASH_INLINE_BELOW = 64 * 1024;
 /** Idle workers stop after this long; the next task starts one again (about 30 ms). */
@@ -44,23 +66,45 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     filename: pathToFileURL(resolveWorkerFile(opts.workerFile)).href,
     minThreads: 0,
     maxThreads: threads,
+    concurrentTasksPerWorker: TASKS_PER_THREAD,
+    loadBalancer: spreadingBalancer(threads),
+    // Idle workers wait on their event loop, not in Atomics.wait: their timers run (open files
+    // are closed when idle), at no measurable cost per task.
+    atomics: 'async',
     idleTimeout: IDLE_TIMEOUT_MS,
   });
   // Errors of a worker between tasks; a task's own errors reject its run(). Without a listener
   // the EventEmitter would throw them in this thread.
   piscina.on('error', (e: unknown) => console.warn('block decoder worker:', e));
+  const batcher = new TaskBatcher(
+    (task: PoolTask, transfer: ArrayBuffer[]) => piscina.run(task, { transferList: transfer }) as Promise<TaskReply>,
+    threads,
+    threads * TASKS_PER_THREAD,
+    TASK_BUDGET_BYTES,
+    AHEAD_JOBS,
+  );
 
-  async function runDecodeTask(jobs: BlockJob[], signal?: AbortSignal): Promise<Uint8Array[]> {
-    const { task, transfer } = packJobs(jobs);
-    let reply: DecodeReply;
-    try {
-      reply = (await piscina.run(task, { transferList: transfer, ...(signal ? { signal } : {}) })) as DecodeReply;
-    } catch (e) {
-      signal?.throwIfAborted();
-      throw new Error(`block decoder worker failed: ${(e as Error).message ?? e}`);
+  /** A read job's value is its output: only a cancelled job answers null, and a cancelled read has been rejected already. */
+  function readPart(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array> {
+    return batcher.submit({ kind: 'read', plan }, plan.size + JOB_COST_BYTES, signal ? { signal } : undefined) as Promise<Uint8Array>;
+  }
+
+  async function readSplit(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array> {
+    const partBytes = Math.min(PART_BYTES, Math.max(SPLIT_BYTES, Math.ceil(plan.size / threads)));
+    const { parts, starts } = splitPlan(plan, partBytes);
+    if (parts.length === 1) return readPart(plan, signal);
+    // Each part is copied into place as it arrives, so only the parts in flight are held twice.
+    const out = new Uint8Array(plan.size);
+    const settled = await Promise.allSettled(parts.map((part, i) => readPart(part, signal).then((d) => { out.set(d, starts[i]); })));
+    let firstBlock = 0;
+    for (const [i, s] of settled.entries()) {
+      if (s.status === 'rejected') {
+        if (signal?.aborted) throw signal.reason;
+        throw tagJobIndex(s.reason, firstBlock + (jobIndexOf(s.reason) ?? 0));
+      }
+      firstBlock += planBlockCount(parts[i]!);
     }
-    if (!reply.ok) throw tagJobIndex(reviveError(reply.error), reply.jobIndex);
-    return reply.outputs;
+    return out;
   }
 
   return {
@@ -71,15 +115,32 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       // Stored, unencrypted blocks need no CPU: the trip to a worker would only copy them.
       if (jobs.every(isStoredPlain)) return runBlockJobs(jobs, signal);
       const parts = splitJobs(jobs, threads);
-      const settled = await Promise.allSettled(parts.map((p) => runDecodeTask(p.jobs, signal)));
+      const settled = await Promise.allSettled(parts.map((p) =>
+        batcher.submit({ kind: 'decode', blocks: p.jobs.map(wireJob) }, p.bytes + JOB_COST_BYTES, {
+          input: p.jobs.map((j) => j.data), ...(signal ? { signal } : {}),
+        })));
       const results: Uint8Array[] = [];
       for (const [i, s] of settled.entries()) {
         if (s.status === 'rejected') {
+          if (signal?.aborted) throw signal.reason;
           throw tagJobIndex(s.reason, parts[i]!.first + (jobIndexOf(s.reason) ?? 0));
         }
+        if (!Array.isArray(s.value)) throw signal?.reason ?? new Error('block decoder worker skipped a decode');
         for (const out of s.value) results.push(out);
       }
       return results;
+    },
+
+    readPlan(plan, signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      // Most reads are one block or a few: no split, no wrapper.
+      return plan.size <= SPLIT_BYTES ? readPart(plan, signal) : readSplit(plan, signal);
+    },
+
+    async writePlan(plan: BlockPlan, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+      const value = await batcher.submit({ kind: 'write', plan, to }, plan.size + WRITE_COST_BYTES,
+        { settleInWorker: true, ...(signal ? { signal } : {}) });
+      return value === null ? 'cancelled' : (value as WriteOutcome);
     },
 
     async hash(data, stored) {
@@ -114,50 +175,62 @@ export function resolveWorkerFile(option?: string): string {
   return found;
 }
 
+type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
+
+/**
+ * An idle worker first; else a new one while there are fewer than `threads` (piscina's own
+ * balancer would queue a second task at the first busy worker of a cold pool, leaving the other
+ * threads unstarted); else the least busy worker with room for a task in waiting.
+ */
+function spreadingBalancer(threads: number): LoadBalancer {
+  return (_task, workers) => {
+    let best: (typeof workers)[number] | null = null;
+    for (const w of workers) {
+      if (w.currentUsage === 0) return w;
+      if (w.currentUsage < TASKS_PER_THREAD && (best === null || w.currentUsage < best.currentUsage)) best = w;
+    }
+    return workers.length < threads ? null : best;
+  };
+}
+
 function isStoredPlain(job: BlockJob): boolean {
-  return !job.aes && (job.codec === '' || job.codec.toLowerCase() === 'none');
+  return !job.aes && isStoredCodec(job.codec);
 }
 
 /**
  * Contiguous runs of jobs with about equal output, one per thread at most, none under
- * SPLIT_BYTES: a big read uses every thread, a small one stays one task.
+ * SPLIT_BYTES: a big call uses every thread, a small one stays one job.
  */
-function splitJobs(jobs: BlockJob[], threads: number): { first: number; jobs: BlockJob[] }[] {
+function splitJobs(jobs: BlockJob[], threads: number): { first: number; jobs: BlockJob[]; bytes: number }[] {
   const total = jobs.reduce((n, j) => n + j.uncompressedSize, 0);
   const count = Math.max(1, Math.min(threads, Math.floor(total / SPLIT_BYTES)));
-  const parts: { first: number; jobs: BlockJob[] }[] = [];
+  const parts: { first: number; jobs: BlockJob[]; bytes: number }[] = [];
   let first = 0;
   let done = 0;
+  let partBytes = 0;
   jobs.forEach((job, i) => {
     done += job.uncompressedSize;
+    partBytes += job.uncompressedSize;
     // Part k closes once k/count of the output is in; the last closes with the last job.
     if (done >= (total * (parts.length + 1)) / count || i === jobs.length - 1) {
-      parts.push({ first, jobs: jobs.slice(first, i + 1) });
+      parts.push({ first, jobs: jobs.slice(first, i + 1), bytes: partBytes });
       first = i + 1;
+      partBytes = 0;
     }
   });
   return parts;
 }
 
-/** One fresh buffer holding every job's stored bytes, so only those bytes cross, once. */
-function packJobs(jobs: BlockJob[]): { task: DecodeTask; transfer: ArrayBuffer[] } {
-  const input = new ArrayBuffer(jobs.reduce((n, j) => n + j.data.length, 0));
-  const bytes = new Uint8Array(input);
-  let pos = 0;
-  const wire = jobs.map((j): WireJob => {
-    bytes.set(j.data, pos);
-    const w: WireJob = {
-      start: pos,
-      length: j.data.length,
-      codec: j.codec,
-      compressedSize: j.compressedSize,
-      uncompressedSize: j.uncompressedSize,
-      ...(j.aes ? { aes: ownAesParams(j.aes) } : {}),
-    };
-    pos += j.data.length;
-    return w;
-  });
-  return { task: { input, jobs: wire }, transfer: [input] };
+/** A job as it crosses; its place in the task's input is set when the task is packed. */
+function wireJob(j: BlockJob): WireJob {
+  return {
+    start: 0,
+    length: j.data.length,
+    codec: j.codec,
+    compressedSize: j.compressedSize,
+    uncompressedSize: j.uncompressedSize,
+    ...(j.aes ? { aes: ownAesParams(j.aes) } : {}),
+  };
 }
 
 /** Keys and IVs are often views into a whole TOC; cloning a view sends its entire buffer. */
@@ -165,14 +238,4 @@ function ownAesParams(p: AesParams): AesParams {
   return p.mode === 'ecb'
     ? { mode: 'ecb', key: p.key.slice() }
     : { mode: 'ctr', key: p.key.slice(), iv: p.iv.slice(), ...(p.blockIndex !== undefined ? { blockIndex: p.blockIndex } : {}) };
-}
-
-function reviveError(w: WireError): Error {
-  let e: Error;
-  if (w.name === 'DecodeError' && w.method !== undefined) e = new DecodeError(w.method, '');
-  else if (w.name === 'UnsupportedCodecError' && w.codec !== undefined) e = new UnsupportedCodecError(w.codec);
-  else if (w.name === 'KeyError') e = new KeyError(w.message);
-  else e = new Error(w.message);
-  e.message = w.message;
-  return e;
 }

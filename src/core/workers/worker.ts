@@ -1,93 +1,121 @@
 /**
  * The worker-thread entry of the block decoder pool (pool.ts), bundled to out/cli/worker.mjs and
- * out/main/worker.js. Piscina calls the default export with a DecodeTask, and `hash` by name.
+ * out/main/worker.js. Piscina calls the default export with a PoolTask (many jobs, see wire.ts),
+ * and `hash` by name.
  *
- * Handlers never throw: a failing job comes back as a reply naming it, because an Error thrown
- * across the thread boundary loses its class and fields (UnsupportedCodecError.codec, ...).
+ * Jobs never throw: each comes back as its own reply, a failing one naming its block, because one
+ * task carries the jobs of many callers and an Error thrown across the thread boundary loses its
+ * class and fields (UnsupportedCodecError.codec, ...).
  */
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { HashCheck } from '../archive.js';
 import { whenCodecsReady } from '../codecs/registry.js';
-import type { AesParams } from '../crypto/aes.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
-import { jobIndexOf, runBlockJobs, type BlockJob } from './block-job.js';
+import { jobIndexOf, runBlockJob, tagJobIndex, type BlockJob } from './block-job.js';
+import { runBlockPlan, Scratch } from './block-plan.js';
+import { ReadOnlyFiles } from './file-cache.js';
+import { writePlannedFile } from './file-write.js';
+import { JobFlag, toWireError, type HashTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply } from './wire.js';
 
-/** A BlockJob whose stored bytes are [start, start + length) of the task's input buffer. */
-export interface WireJob {
-  start: number;
-  length: number;
-  codec: string;
-  compressedSize: number;
-  uncompressedSize: number;
-  aes?: AesParams;
-}
+export type { HashTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 
-/** Every job's stored bytes packed into one buffer, transferred to the worker. */
-export interface DecodeTask {
-  input: ArrayBuffer;
-  jobs: WireJob[];
-}
+/** Files unused this long are closed (checked after each task and by a timer while idle). */
+const FILE_IDLE_MS = 10_000;
 
-/** An error as it crosses threads: enough to rebuild its class on the other side. */
-export interface WireError {
-  name: string;
-  message: string;
-  /** UnsupportedCodecError.codec */
-  codec?: string;
-  /** DecodeError.method */
-  method?: string;
-}
+const files = new ReadOnlyFiles(64, FILE_IDLE_MS);
+const scratch = new Scratch();
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-export type DecodeReply =
-  | { ok: true; outputs: Uint8Array[] }
-  | { ok: false; jobIndex: number; error: WireError };
-
-export interface HashTask {
-  data: Uint8Array;
-  stored: Uint8Array;
-}
-
-export default async function decode(task: DecodeTask): Promise<unknown> {
-  const jobs: BlockJob[] = task.jobs.map(({ start, length, ...rest }) => ({
-    ...rest,
-    data: new Uint8Array(task.input, start, length),
-  }));
-  try {
-    return moveOutputs(await runBlockJobs(jobs));
-  } catch (e) {
-    // A crashed Oodle decoder is being replaced: let that finish before this thread takes more work.
-    await whenCodecsReady();
-    const reply: DecodeReply = { ok: false, jobIndex: jobIndexOf(e) ?? 0, error: toWireError(e) };
-    return reply;
+export default async function runTask(task: PoolTask): Promise<unknown> {
+  await whenCodecsReady();
+  const replies: JobReply[] = [];
+  for (let j = 0; j < task.jobs.length; j++) {
+    const flags = task.flags;
+    const stop = flags ? (): boolean => Atomics.load(flags, j) === JobFlag.Cancelled : never;
+    if (stop()) {
+      replies.push({ ok: true, value: null });
+      continue;
+    }
+    try {
+      const value = runJob(task, task.jobs[j]!, stop);
+      // Should this thread die before the reply is out, the pool must not write the file again.
+      if (flags && (value === 'written' || value === 'exists')) {
+        Atomics.compareExchange(flags, j, JobFlag.Pending, value === 'written' ? JobFlag.Written : JobFlag.Exists);
+      }
+      replies.push({ ok: true, value });
+    } catch (e) {
+      // A crashed Oodle decoder is being replaced: let that finish before the next job.
+      await whenCodecsReady();
+      replies.push({ ok: false, index: jobIndexOf(e) ?? 0, error: toWireError(e) });
+    }
   }
+  closeIdleFilesLater();
+  return moveReplies(replies);
 }
+
+const never = (): boolean => false;
 
 export async function hash(task: HashTask): Promise<HashCheck> {
   return checkChunkHash(task.stored, task.data);
 }
 
+function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {
+  switch (job.kind) {
+    case 'decode':
+      return job.blocks.map(({ start, length, ...rest }, i) => {
+        const block: BlockJob = { ...rest, data: new Uint8Array(task.input!, start, length) };
+        try {
+          return runBlockJob(block);
+        } catch (e) {
+          throw tagJobIndex(e, i);
+        }
+      });
+    case 'read':
+      return runBlockPlan(job.plan, files, scratch, stop);
+    case 'write':
+      return writePlannedFile(job.plan, job.to, files, scratch, stop);
+  }
+}
+
+function closeIdleFilesLater(): void {
+  files.closeIdle();
+  if (idleTimer || files.openCount === 0) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = undefined;
+    if (files.closeIdle() > 0) closeIdleFilesLater();
+  }, FILE_IDLE_MS + 100);
+  idleTimer.unref();
+}
+
 /**
- * Sends the outputs back without copying them again: a buffer an output owns whole is moved;
- * the others (stored blocks, which are views of the input, and zlib's slightly larger buffers)
- * are copied once into buffers of their own.
+ * Sends the outputs back without copying them again where that is safe: a buffer an output owns
+ * whole is moved, and so is zlib's own output buffer (one byte longer than the output); anything
+ * else (a view into the task's input, Node's shared pool of small buffers) is copied once first.
  */
-function moveOutputs(outputs: Uint8Array[]): unknown {
-  const owned = outputs.map((o) =>
-    o.byteOffset === 0 && o.byteLength === o.buffer.byteLength && o.buffer instanceof ArrayBuffer ? o : o.slice());
-  const reply: DecodeReply = { ok: true, outputs: owned };
+function moveReplies(replies: JobReply[]): unknown {
+  const transfer = new Set<ArrayBuffer>();
+  const own = (o: Uint8Array): Uint8Array => {
+    const out = movable(o) && !transfer.has(o.buffer as ArrayBuffer) ? o : new Uint8Array(o);
+    transfer.add(out.buffer as ArrayBuffer);
+    return out;
+  };
+  for (const r of replies) {
+    if (!r.ok || r.value === null || typeof r.value === 'string') continue;
+    r.value = Array.isArray(r.value) ? r.value.map(own) : own(r.value);
+  }
+  const reply: TaskReply = { replies };
   return move({
-    get [transferableSymbol]() { return [...new Set(owned.map((o) => o.buffer))]; },
+    get [transferableSymbol]() { return [...transfer]; },
     get [valueSymbol]() { return reply; },
   });
 }
 
-function toWireError(e: unknown): WireError {
-  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
-  const { codec, method } = e as Error & { codec?: unknown; method?: unknown };
-  return {
-    name: e.name,
-    message: e.message,
-    ...(typeof codec === 'string' ? { codec } : {}),
-    ...(typeof method === 'string' ? { method } : {}),
-  };
+/** Node never pools buffers this big, so one with a few bytes of slack is its codec's own. */
+const UNPOOLED_BYTES = 4096;
+const MAX_SLACK = 64;
+
+function movable(o: Uint8Array): boolean {
+  if (!(o.buffer instanceof ArrayBuffer) || o.byteOffset !== 0) return false;
+  const slack = o.buffer.byteLength - o.byteLength;
+  return slack === 0 || (o.byteLength > UNPOOLED_BYTES && slack <= MAX_SLACK);
 }

@@ -1,0 +1,257 @@
+/**
+ * A BlockPlan says where the stored blocks of one output lie in plain files and how each becomes
+ * bytes of it: read, decrypt, decompress, then copy bytes [skip, skip + take) of the decoded block
+ * to `at` in the output. The main thread builds plans from a TOC or a pak entry (it checks every
+ * range against the file sizes first); workers run them (runBlockPlan), so stored bytes never pass
+ * through the main thread and one buffer per output comes back.
+ */
+import { getCodec } from '../codecs/registry.js';
+import { aesDecrypt, type AesParams } from '../crypto/aes.js';
+import { DecodeError } from '../errors.js';
+import { tagJobIndex } from './block-job.js';
+import type { WriteOutcome, WriteTarget } from './file-write.js';
+
+export interface BlockPlan {
+  /** Files the stored bytes are in (opened read-only, by the worker). */
+  files: string[];
+  /** Codec names, indexed by the blocks' `codec` field. */
+  codecs: string[];
+  /** Bytes of the output. */
+  size: number;
+  /**
+   * PLAN_STRIDE numbers per block, in the order of PlanField. A plain array: a typed array of
+   * this size would cost the main thread an off-heap buffer per read.
+   */
+  blocks: number[];
+  /** The AES-256 key of the blocks flagged encrypted. */
+  key?: Uint8Array;
+  /** AES-CTR: 12 bytes per IV, indexed by the blocks' `iv` field. Absent: ECB. */
+  ctrIvs?: Uint8Array;
+}
+
+/** Where each number of a block sits in BlockPlan.blocks. */
+export const PlanField = {
+  /** Index into `files`. */
+  file: 0,
+  /** Byte offset of the stored bytes in the file. */
+  offset: 1,
+  /** Bytes to read: the compressed size, padded to the AES block when encrypted. */
+  stored: 2,
+  /** Bytes the codec gets (after decryption). */
+  compressed: 3,
+  uncompressed: 4,
+  /** Index into `codecs`. */
+  codec: 5,
+  /** 1 = encrypted. */
+  encrypted: 6,
+  /** AES-CTR: index into `ctrIvs`. */
+  iv: 7,
+  /** AES-CTR: the counter of the first 16-byte block of the stored bytes. */
+  ctrBlock: 8,
+  /** Where the taken bytes go in the output. */
+  at: 9,
+  /** Decoded bytes skipped before the taken ones. */
+  skip: 10,
+  take: 11,
+} as const;
+export const PLAN_STRIDE = 12;
+
+export interface PlanBlock {
+  file: number;
+  offset: number;
+  stored: number;
+  compressed: number;
+  uncompressed: number;
+  codec: number;
+  encrypted: boolean;
+  iv?: number;
+  ctrBlock?: number;
+  at: number;
+  skip: number;
+  take: number;
+}
+
+/** Appends block `b` to a plan's block table (main thread). */
+export function addPlanBlock(table: number[], b: PlanBlock): void {
+  table.push(b.file, b.offset, b.stored, b.compressed, b.uncompressed, b.codec, b.encrypted ? 1 : 0,
+    b.iv ?? -1, b.ctrBlock ?? 0, b.at, b.skip, b.take);
+}
+
+export function planBlockCount(plan: BlockPlan): number {
+  return plan.blocks.length / PLAN_STRIDE;
+}
+
+/**
+ * Plans of at most about `maxBytes` output each, covering `plan`'s output in order, so a big read
+ * spreads over the threads; `starts` are where each part's output begins. A plan that fits is
+ * returned as it is.
+ */
+export function splitPlan(plan: BlockPlan, maxBytes: number): { parts: BlockPlan[]; starts: number[] } {
+  const n = planBlockCount(plan);
+  if (plan.size <= maxBytes || n <= 1) return { parts: [plan], starts: [0] };
+  const parts: BlockPlan[] = [];
+  const starts: number[] = [];
+  let first = 0;
+  while (first < n) {
+    const start = plan.blocks[first * PLAN_STRIDE + PlanField.at]!;
+    let end = first;
+    let bytes = 0;
+    while (end < n && (end === first || bytes + plan.blocks[end * PLAN_STRIDE + PlanField.take]! <= maxBytes)) {
+      bytes += plan.blocks[end * PLAN_STRIDE + PlanField.take]!;
+      end++;
+    }
+    const blocks = plan.blocks.slice(first * PLAN_STRIDE, end * PLAN_STRIDE);
+    for (let i = 0; i < end - first; i++) blocks[i * PLAN_STRIDE + PlanField.at] = blocks[i * PLAN_STRIDE + PlanField.at]! - start;
+    parts.push({ ...plan, blocks, size: bytes });
+    starts.push(start);
+    first = end;
+  }
+  return { parts, starts };
+}
+
+/** A block decoded to fewer bytes than the plan takes from it; the plan's owner names the structure. */
+export class ShortBlockError extends Error {
+  constructor(readonly decodedLength: number) {
+    super(`block holds ${decodedLength} bytes`);
+    this.name = 'ShortBlockError';
+  }
+}
+
+/** Positional reads of whole ranges (ReadOnlyFiles, file-cache.ts). */
+export interface RangeReader {
+  /** Exactly `length` bytes of `file` at `offset` into `into` (from 0); a short file is a FormatError. */
+  readInto(file: string, offset: number, length: number, into: Uint8Array): void;
+}
+
+/**
+ * Runs a plan: the output, `plan.size` bytes. A failure is the block's own error (DecodeError,
+ * UnsupportedCodecError, FormatError of a read, ShortBlockError) tagged with its block index
+ * (jobIndexOf). `stop` is asked between blocks; when it says true the run ends with null.
+ */
+export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scratch, stop?: () => boolean): Uint8Array | null {
+  const n = planBlockCount(plan);
+  const b = plan.blocks;
+  const one = n === 1 ? singleBlockOutput(plan, reader, scratch) : undefined;
+  if (one !== undefined) return one;
+  const out = new Uint8Array(plan.size);
+  let i = 0;
+  while (i < n) {
+    if (stop?.()) return null;
+    // Neighbouring blocks of one file are read in one go.
+    const file = b[i * PLAN_STRIDE + PlanField.file]!;
+    const runStart = b[i * PLAN_STRIDE + PlanField.offset]!;
+    let runEnd = runStart + b[i * PLAN_STRIDE + PlanField.stored]!;
+    let e = i + 1;
+    while (e < n && b[e * PLAN_STRIDE + PlanField.file] === file && b[e * PLAN_STRIDE + PlanField.offset] === runEnd &&
+           runEnd - runStart < RUN_BYTES) {
+      runEnd += b[e * PLAN_STRIDE + PlanField.stored]!;
+      e++;
+    }
+    const bytes = scratch.get(runEnd - runStart);
+    try {
+      reader.readInto(plan.files[file]!, runStart, runEnd - runStart, bytes);
+    } catch (err) {
+      throw tagJobIndex(err, i);
+    }
+    for (let k = i; k < e; k++) {
+      const o = k * PLAN_STRIDE;
+      const from = b[o + PlanField.offset]! - runStart;
+      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!));
+      const skip = b[o + PlanField.skip]!, take = b[o + PlanField.take]!;
+      out.set(decoded.subarray(skip, skip + take), b[o + PlanField.at]!);
+    }
+    i = e;
+  }
+  return out;
+}
+
+/** Stored bytes read at once at most (blocks beyond start another read). */
+const RUN_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The common case of a chunk in one block taken whole: the codec's own buffer is the output
+ * (LZ4, Oodle, zlib), unless it is a view into the read buffer (stored blocks), then it is
+ * copied once. Undefined: not that case.
+ */
+function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratch): Uint8Array | undefined {
+  const b = plan.blocks;
+  if (b[PlanField.at] !== 0 || b[PlanField.skip] !== 0 || b[PlanField.take] !== plan.size) return undefined;
+  const stored = b[PlanField.stored]!;
+  const bytes = scratch.get(stored);
+  try {
+    reader.readInto(plan.files[b[PlanField.file]!]!, b[PlanField.offset]!, stored, bytes);
+  } catch (err) {
+    throw tagJobIndex(err, 0);
+  }
+  const view = decodeBlock(plan, 0, bytes.subarray(0, stored)).subarray(0, plan.size);
+  // new Uint8Array(view) copies; a Buffer's slice() would not.
+  return view.buffer === bytes.buffer ? new Uint8Array(view) : view;
+}
+
+/**
+ * Block `k` decoded, as the inline path decodes it (runBlockJob): decrypt, cut to the compressed
+ * size, decompress. A stored, unencrypted block may hold more than its declared size (cut) or
+ * less (fine while the plan takes no more than it holds).
+ */
+function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array): Uint8Array {
+  const o = k * PLAN_STRIDE;
+  const b = plan.blocks;
+  const codec = plan.codecs[b[o + PlanField.codec]!]!;
+  const encrypted = b[o + PlanField.encrypted] === 1;
+  const uncompressed = b[o + PlanField.uncompressed]!;
+  let decoded: Uint8Array;
+  try {
+    if (!encrypted && isStoredCodec(codec)) {
+      decoded = stored.subarray(0, Math.min(stored.length, uncompressed));
+    } else {
+      let data = stored;
+      if (encrypted) data = aesDecrypt(data, aesParams(plan, k));
+      if (data.length < b[o + PlanField.compressed]!) {
+        throw new DecodeError(codec, `block holds ${data.length} bytes but its compressed size is ${b[o + PlanField.compressed]}`);
+      }
+      decoded = getCodec(codec).decode(data.subarray(0, b[o + PlanField.compressed]!), uncompressed);
+      if (isStoredCodec(codec)) decoded = decoded.subarray(0, Math.min(decoded.length, uncompressed));
+    }
+    if (decoded.length < b[o + PlanField.skip]! + b[o + PlanField.take]!) throw new ShortBlockError(decoded.length);
+  } catch (err) {
+    throw tagJobIndex(err, k);
+  }
+  return decoded;
+}
+
+function aesParams(plan: BlockPlan, k: number): AesParams {
+  if (!plan.key) throw new DecodeError('AES', 'the plan has an encrypted block but no key');
+  if (!plan.ctrIvs) return { mode: 'ecb', key: plan.key };
+  const iv = plan.blocks[k * PLAN_STRIDE + PlanField.iv]!;
+  return { mode: 'ctr', key: plan.key, iv: plan.ctrIvs.subarray(iv * 12, iv * 12 + 12), blockIndex: plan.blocks[k * PLAN_STRIDE + PlanField.ctrBlock]! };
+}
+
+export function isStoredCodec(codec: string): boolean {
+  return codec === '' || codec.toLowerCase() === 'none';
+}
+
+/** One reusable read buffer per thread: stored bytes are decoded and copied out before the next read. */
+export class Scratch {
+  private buf = new Uint8Array(0);
+  get(size: number): Uint8Array {
+    if (this.buf.length < size) this.buf = new Uint8Array(Math.max(size, Math.min(2 * this.buf.length, 8 * 1024 * 1024)));
+    return this.buf;
+  }
+}
+
+/**
+ * Runs plans in worker threads (the worker pool). Archives use it, when their decoder has it, to
+ * have whole reads done off the main thread: `readPlan` resolves with the output; `writePlan`
+ * writes it to a file (file-write.ts) and resolves with what happened. Failures are the block's
+ * error tagged with its index in the plan (jobIndexOf); an aborted read rejects with the signal's
+ * reason at once, an aborted write resolves 'cancelled' once the worker has stopped.
+ */
+export interface PlanRunner {
+  readPlan(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array>;
+  writePlan(plan: BlockPlan, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome>;
+}
+
+export function planRunnerOf(decoder: unknown): PlanRunner | undefined {
+  const d = decoder as Partial<PlanRunner> | undefined;
+  return d && typeof d.readPlan === 'function' && typeof d.writePlan === 'function' ? (d as PlanRunner) : undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * A worker's open files: read-only descriptors by path, at most `maxOpen` (the least recently
+ * used is closed), each closed once unused for `idleMs`, all on closeAll(). Reads are positional
+ * and synchronous: the worker has nothing else to do meanwhile, and the page cache answers most of
+ * them. Files are never opened for writing here. A worker that ends closes what is left (Node
+ * tracks descriptors a worker opens, piscina's trackUnmanagedFds).
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { FormatError } from '../errors.js';
+import type { RangeReader } from './block-plan.js';
+
+interface OpenFile { fd: number; used: number }
+
+export class ReadOnlyFiles implements RangeReader {
+  private readonly open = new Map<string, OpenFile>();
+
+  constructor(private readonly maxOpen = 64, private readonly idleMs = 10_000, private readonly now: () => number = Date.now) {}
+
+  get openCount(): number { return this.open.size; }
+
+  readInto(file: string, offset: number, length: number, into: Uint8Array): void {
+    const fd = this.fd(file);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, into, done, length - done, offset + done);
+      if (n === 0) throw new FormatError(file, 'read', offset + done, 'file ended early (changed on disk?)');
+      done += n;
+    }
+  }
+
+  /** Closes the files unused for idleMs; returns how many stay open. */
+  closeIdle(): number {
+    const limit = this.now() - this.idleMs;
+    for (const [path, f] of this.open) {
+      if (f.used <= limit) this.close(path, f);
+    }
+    return this.open.size;
+  }
+
+  closeAll(): void {
+    for (const [path, f] of this.open) this.close(path, f);
+  }
+
+  private fd(file: string): number {
+    const known = this.open.get(file);
+    const now = this.now();
+    if (known) {
+      // Most recently used last, so the first entry is the one to close.
+      this.open.delete(file);
+      known.used = now;
+      this.open.set(file, known);
+      return known.fd;
+    }
+    const fd = openSync(file, 'r');
+    this.open.set(file, { fd, used: now });
+    while (this.open.size > this.maxOpen) {
+      const [path, f] = this.open.entries().next().value as [string, OpenFile];
+      this.close(path, f);
+    }
+    return fd;
+  }
+
+  private close(path: string, f: OpenFile): void {
+    this.open.delete(path);
+    try {
+      closeSync(f.fd);
+    } catch {
+      // Closing a read-only descriptor cannot lose data; nothing to report.
+    }
+  }
+}

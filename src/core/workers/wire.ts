@@ -1,0 +1,112 @@
+/**
+ * What crosses between the pool (main thread) and its workers: one task carries many jobs (the
+ * pool batches small ones, task-batcher.ts), each job gets its own reply, so one failing job fails
+ * only its caller. Errors cross as WireError and are rebuilt with their class and fields.
+ */
+import type { AesParams } from '../crypto/aes.js';
+import { DecodeError, FormatError, KeyError, UnsupportedCodecError } from '../errors.js';
+import { ShortBlockError, type BlockPlan } from './block-plan.js';
+import type { WriteOutcome, WriteTarget } from './file-write.js';
+
+/** A BlockJob whose stored bytes are [start, start + length) of the task's input buffer. */
+export interface WireJob {
+  start: number;
+  length: number;
+  codec: string;
+  compressedSize: number;
+  uncompressedSize: number;
+  aes?: AesParams;
+}
+
+export type TaskJob =
+  /** Blocks in memory (BlockDecoder.decode): one output per block. */
+  | { kind: 'decode'; blocks: WireJob[] }
+  /** Blocks in files: the plan's output. */
+  | { kind: 'read'; plan: BlockPlan }
+  /** Blocks in files, written to a file by the worker. */
+  | { kind: 'write'; plan: BlockPlan; to: WriteTarget };
+
+export interface PoolTask {
+  /** The decode jobs' stored bytes, packed. */
+  input?: ArrayBuffer;
+  jobs: TaskJob[];
+  /** One JobFlag per job on a SharedArrayBuffer (absent when no job can be cancelled or writes). */
+  flags?: Int32Array;
+}
+
+/** A job's state in PoolTask.flags, shared by both threads. */
+export const JobFlag = {
+  Pending: 0,
+  /** Set by the caller: skip or stop the job. */
+  Cancelled: 1,
+  /** Set by the worker once a write job's file is in place, or left at its temporary name. */
+  Written: 2,
+  Exists: 3,
+} as const;
+
+export type JobValue = Uint8Array[] | Uint8Array | WriteOutcome | null;
+
+/** `value` null: skipped, the job was cancelled. `index`: which block failed. */
+export type JobReply = { ok: true; value: JobValue } | { ok: false; index: number; error: WireError };
+
+export interface TaskReply { replies: JobReply[] }
+
+export interface HashTask {
+  data: Uint8Array;
+  stored: Uint8Array;
+}
+
+/** An error as it crosses threads: enough to rebuild its class on the other side. */
+export interface WireError {
+  name: string;
+  message: string;
+  /** UnsupportedCodecError.codec */
+  codec?: string;
+  /** DecodeError.method */
+  method?: string;
+  /** FormatError */
+  file?: string;
+  structure?: string;
+  offset?: number;
+  /** ShortBlockError */
+  decodedLength?: number;
+  /** System errors (ENOSPC, EEXIST, ...) */
+  code?: string;
+  errno?: number;
+  syscall?: string;
+  path?: string;
+}
+
+export function toWireError(e: unknown): WireError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const w: WireError = { name: e.name, message: e.message };
+  const x = e as Error & Record<string, unknown>;
+  for (const k of ['codec', 'method', 'file', 'structure', 'code', 'syscall', 'path'] as const) {
+    if (typeof x[k] === 'string') w[k] = x[k] as string;
+  }
+  for (const k of ['offset', 'decodedLength', 'errno'] as const) {
+    if (typeof x[k] === 'number') w[k] = x[k] as number;
+  }
+  return w;
+}
+
+export function reviveError(w: WireError): Error {
+  let e: Error;
+  if (w.name === 'DecodeError' && w.method !== undefined) e = new DecodeError(w.method, '');
+  else if (w.name === 'UnsupportedCodecError' && w.codec !== undefined) e = new UnsupportedCodecError(w.codec);
+  else if (w.name === 'FormatError' && w.file !== undefined && w.structure !== undefined && w.offset !== undefined) {
+    e = new FormatError(w.file, w.structure, w.offset, '');
+  } else if (w.name === 'ShortBlockError' && w.decodedLength !== undefined) e = new ShortBlockError(w.decodedLength);
+  else if (w.name === 'KeyError') e = new KeyError(w.message);
+  else {
+    e = new Error(w.message);
+    if (w.name !== 'Error') e.name = w.name;
+  }
+  e.message = w.message;
+  const sys = e as NodeJS.ErrnoException;
+  if (w.code !== undefined) sys.code = w.code;
+  if (w.errno !== undefined) sys.errno = w.errno;
+  if (w.syscall !== undefined) sys.syscall = w.syscall;
+  if (w.path !== undefined) sys.path = w.path;
+  return e;
+}
