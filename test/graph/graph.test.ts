@@ -94,6 +94,99 @@ describe('DependencyGraph on a synthetic graph', () => {
   });
 });
 
+/** Ids as a container header stores them: u64 little-endian each. */
+function idBytes(ids: readonly string[]): DataView {
+  const view = new DataView(new ArrayBuffer(8 * ids.length));
+  ids.forEach((x, i) => view.setBigUint64(8 * i, BigInt(`0x${x}`), true));
+  return view;
+}
+
+/** [high, low] words of ids, flat. */
+function idWordList(ids: readonly string[]): Uint32Array {
+  return Uint32Array.from(ids.flatMap((x) => [parseInt(x.slice(0, 8), 16), parseInt(x.slice(8), 16)]));
+}
+
+/** Everything a graph answers about its nodes, to compare two graphs. */
+function describeGraph(g: DependencyGraph, ids: readonly string[]): unknown {
+  return {
+    counts: g.counts(),
+    nodes: ids.map((x) => [g.label(x), g.holds(x), g.importsOf(x), g.importersOf(x).sort(), g.referenceCount(x)]),
+    top: g.mostReferenced(5),
+  };
+}
+
+describe('DependencyGraphBuilder with ids as numbers (container headers)', () => {
+  // The synthetic graph again: a → b d; b → c c b; c → a x; d → c; e → c; e again → a.
+  const packages: [string, string[]][] = [['a', ['b', 'd']], ['b', ['c', 'c', 'b']], ['c', ['a', 'x']], ['d', ['c']], ['e', ['c']], ['e', ['a']]];
+  const all = ['a', 'b', 'c', 'd', 'e', 'x'].map(id);
+
+  /** The graph added through addPackageIds, the imports read from one header-like buffer. */
+  function fromBytes(numberFirst: boolean): DependencyGraph {
+    const b = new DependencyGraphBuilder();
+    const imports = packages.flatMap(([, list]) => list.map(id));
+    const data = idBytes(imports);
+    b.reserve(packages.length, imports.length);
+    if (numberFirst) b.numberPackages(idWordList(packages.map(([p]) => id(p))));
+    let at = 0;
+    const added = packages.map(([p, list]) => {
+      const words = idWordList([id(p)]);
+      const ok = b.addPackageIds(words[0]!, words[1]!, data, at, list.length);
+      at += 8 * list.length;
+      return ok;
+    });
+    expect(added).toEqual([true, true, true, true, true, false]);
+    for (const n of ['a', 'b', 'c', 'd', 'e']) {
+      const w = idWordList([id(n)]);
+      b.setNameWords(w[0]!, w[1]!, `/Game/${n}`);
+    }
+    return b.build();
+  }
+
+  it('builds the same graph as addPackage with strings, numbered first (imports used in place) or not', () => {
+    const want = describeGraph(synthetic(), all);
+    expect(describeGraph(fromBytes(true), all)).toEqual(want);
+    expect(describeGraph(fromBytes(false), all)).toEqual(want);
+    expect(fromBytes(true).dependencies(id('a'), Infinity).map((s) => [s.id, s.depth])).toEqual(synthetic().dependencies(id('a'), Infinity).map((s) => [s.id, s.depth]));
+  });
+
+  it('names packages by number, the names made only when asked for; the first name given stays', () => {
+    const b = new DependencyGraphBuilder();
+    const names = ['/Game/a', '/Game/b', '/Game/c'];
+    const asked: number[] = [];
+    b.setNameSource((i) => { asked.push(i); return names[i]!; });
+    b.addPackage(id('a'), [id('b'), id('c'), id('x')]);
+    names.forEach((n, i) => { const w = idWordList([packageIdFromName(n)]); b.setNameRefWords(w[0]!, w[1]!, i); });
+    b.setName(id('b'), '/Game/B-by-string'); // named by number already: ignored
+    b.setName(id('x'), '/Game/x');
+    const g = b.build();
+    expect(g.counts()).toEqual({ packages: 1, referencedOnly: 3, edges: 3, named: 4 });
+    expect(asked).toEqual([]);
+    expect(g.dependencies(id('a')).map((s) => g.label(s.id))).toEqual(['/Game/b', '/Game/c', '/Game/x']);
+    expect(asked.sort()).toEqual([1, 2]);
+    expect(g.find('/GAME/A')).toBe(id('a'));
+    g.nameUnnamed(id('c'), '/Game/other'); // named already
+    expect(g.nameOf(id('c'))).toBe('/Game/c');
+  });
+
+  it('keeps packages numbered first in order when classic packages (strings) come after them', () => {
+    const b = new DependencyGraphBuilder();
+    const ids = Array.from({ length: 3000 }, (_, i) => packageIdFromName(`/Game/P${i}`));
+    const imports = ids.map((_, i) => [ids[(i * 7 + 1) % ids.length]!, ids[(i * 13 + 5) % ids.length]!, ids[0]!]);
+    const data = idBytes(imports.flat());
+    b.numberPackages(idWordList(ids.slice(0, 2000)));
+    ids.slice(0, 2000).forEach((x, i) => { const w = idWordList([x]); b.addPackageIds(w[0]!, w[1]!, data, 24 * i, 3); });
+    // The rest as a classic package reader adds them (some already numbered as imports).
+    ids.slice(2000).forEach((x, i) => b.addPackage(x, imports[2000 + i]!));
+    const g = b.build();
+    const plain = new DependencyGraphBuilder();
+    ids.forEach((x, i) => plain.addPackage(x, imports[i]!));
+    const sample = ids.filter((_, i) => i % 97 === 0);
+    expect(describeGraph(g, sample)).toEqual(describeGraph(plain.build(), sample));
+    expect(g.counts()).toMatchObject({ packages: 3000, referencedOnly: 0 });
+    expect(g.importsOf(ids[2500]!)).toEqual(imports[2500]);
+  });
+});
+
 describe('buildDependencyGraph on cue58', () => {
   let install: Install;
   let packages: InstallPackages;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import {
-  CONTAINER_HEADER_MAGIC, ContainerHeaderVersion, findStoreEntry, parseContainerHeader, type ContainerHeader,
+  CONTAINER_HEADER_MAGIC, ContainerHeaderVersion, findStoreEntry, parseContainerHeader, parseContainerImports,
+  type ContainerHeader, type ContainerHeaderOptions, type PackageImportTable,
 } from '../../src/core/iostore/container-header.js';
 import { FormatError } from '../../src/core/errors.js';
-import { cityHash64Words } from '../../src/core/hash/cityhash64.js';
+import { cityHash64Words, hexWords } from '../../src/core/hash/cityhash64.js';
 import { corpus } from '../support/corpus.js';
 import { readMiniChunk, readMiniToc } from '../zen/mini-utoc.js';
 
@@ -321,5 +322,126 @@ describe('container header: bad input', () => {
     const bad = Uint8Array.from(good.subarray(0, 64));
     new DataView(bad.buffer).setUint32(16, 0x7fffffff, true);
     expectFormatError(() => parseContainerHeader(bad, 'huge.bin'), 'container package ids', 16);
+  });
+});
+
+/** A segment's import table as parseContainerHeader spells it: [package id, its imported ids][]. */
+function tableAsHex(t: PackageImportTable): [string, string[]][] {
+  return Array.from({ length: t.count }, (_, i): [string, string[]] => [
+    hexWords(t.ids[2 * i]!, t.ids[2 * i + 1]!),
+    Array.from({ length: t.importCounts[i]! }, (_, k) => {
+      const at = t.importOffsets[i]! + 8 * k;
+      return hexWords(t.importData.getUint32(at + 4, true), t.importData.getUint32(at, true));
+    }),
+  ]);
+}
+
+/** The same of a full header. */
+function entriesAsHex(ids: string[], entries: { importedPackages: string[] }[]): [string, string[]][] {
+  return ids.map((id, i) => [id, entries[i]!.importedPackages]);
+}
+
+/** The FormatError a parse throws (its structure and offset), or 'ok'. */
+function outcome(parse: () => unknown): string {
+  try {
+    parse();
+    return 'ok';
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return `${e.structure} @${e.offset}: ${e.message}`;
+  }
+}
+
+describe('container header: the import tables alone (parseContainerImports)', () => {
+  const files: [string, ContainerHeaderOptions][] = [
+    ['retoc427_ContainerHeader.bin', {}], ['retoc50_ContainerHeader.bin', {}], ['retoc53_ContainerHeader.bin', {}],
+    ['retoc_issue7_ContainerHeader.bin', { version: V.PreInitial }], ['retoc_issue18_ContainerHeader.bin', {}],
+  ];
+
+  it('gives every real header\'s package ids and imported ids as parseContainerHeader reads them', () => {
+    for (const [name, opts] of files) {
+      const { bytes, h } = header(name, opts);
+      const t = parseContainerImports(bytes, name, opts);
+      expect(t.version, name).toBe(h.version);
+      expect(t.containerId, name).toBe(h.containerId);
+      expect(t.byteLength, name).toBe(h.byteLength);
+      expect(t.main.count, name).toBe(h.packageIds.length);
+      // Compared as text: toEqual over 52,583 entries is slow.
+      const mismatch = tableAsHex(t.main).findIndex(([id, imports], i) => id !== h.packageIds[i] || imports.join() !== h.storeEntries[i]!.importedPackages.join());
+      expect(mismatch, name).toBe(-1);
+      expect(t.optionalSegment.count, name).toBe(0);
+    }
+    // Spot values, as the full parser reads them above.
+    const t = parseContainerImports(readFileSync(corpus('headers/retoc53_ContainerHeader.bin')), 'retoc53');
+    expect(tableAsHex(t.main)[17]).toEqual(['01bbc9fae21a7573', ['18ddea28b9f66396', '37f3287a3ec89072', '6e814665ba975bdf', '7abba1fded1bc410']]);
+    expect(t.main.importCounts.reduce((a, b) => a + b, 0)).toBe(1139);
+  });
+
+  it('reads the optional segment and skips localized packages, redirects and soft references (versions 2, 4, 5)', () => {
+    for (const version of [2, 4, 5] as const) {
+      const { bytes } = syntheticHeader(version);
+      const h = parseContainerHeader(bytes, `v${version}.bin`);
+      const t = parseContainerImports(bytes, `v${version}.bin`);
+      expect(tableAsHex(t.main)).toEqual([['000000000000aaaa', []], ['000000000000bbbb', ['000000000000aaaa']]]);
+      expect(tableAsHex(t.optionalSegment)).toEqual(entriesAsHex(h.optionalSegmentPackageIds, h.optionalSegmentStoreEntries));
+      expect(t.optionalSegment.count).toBe(version === 2 ? 1 : 0);
+      expect(t.byteLength).toBe(bytes.length);
+    }
+  });
+
+  it('accepts and rejects exactly what parseContainerHeader does, with the same error', () => {
+    const good = readFileSync(corpus('headers/retoc53_ContainerHeader.bin'));
+    const cases: [string, Uint8Array, ContainerHeaderOptions][] = [
+      ['truncated', good.subarray(0, 40_000), {}],
+      ['huge count', (() => { const b = Uint8Array.from(good.subarray(0, 64)); new DataView(b.buffer).setUint32(16, 0x7fffffff, true); return b; })(), {}],
+      ['bad version', (() => { const b = Uint8Array.from(good); new DataView(b.buffer).setUint32(4, 9, true); return b; })(), {}],
+    ];
+    const count = new DataView(good.buffer, good.byteOffset).getUint32(16, true);
+    const entriesAt = 20 + count * 8 + 4;
+    for (const [field, value] of [[0, 5], [4, 0x7fffff00], [4, 0x10000], [8, 2], [12, 0x7fffff00]] as const) {
+      // Views of entry 0: imports {count, offset}, shader map hashes {count, offset}; an empty view pointing outside too.
+      const b = Uint8Array.from(good);
+      new DataView(b.buffer).setUint32(entriesAt + field, value, true);
+      cases.push([`entry 0 +${field} = ${value}`, b, {}]);
+    }
+    const initial = readFileSync(corpus('headers/retoc427_ContainerHeader.bin'));
+    cases.push(['initial count', (() => { const b = Uint8Array.from(initial); new DataView(b.buffer).setUint32(8, 5, true); return b; })(), { version: V.Initial }]);
+    const padded = Uint8Array.from(readFileSync(corpus('headers/retoc_issue18_ContainerHeader.bin')));
+    padded[5000] = 1;
+    cases.push(['tail', padded, { version: V.PreInitial }]);
+    let seed = 99;
+    const rand = (n: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+    for (const [bytes, span] of [[good, 4096], [syntheticHeader(2).bytes, 200], [syntheticHeader(5).bytes, 200]] as const) {
+      for (let k = 0; k < 40; k++) {
+        const b = Uint8Array.from(bytes);
+        for (let m = 0; m < 1 + rand(3); m++) b[rand(Math.min(span, b.length))] = rand(256);
+        cases.push([`random ${k}`, b, {}]);
+      }
+    }
+    let rejected = 0;
+    for (const [what, bytes, opts] of cases) {
+      const full = outcome(() => parseContainerHeader(bytes, 'x.bin', opts));
+      expect(outcome(() => parseContainerImports(bytes, 'x.bin', opts)), what).toBe(full);
+      if (full !== 'ok') rejected++;
+    }
+    expect(rejected).toBeGreaterThan(50);
+  });
+
+  it('rejects store entries whose import views overlap so much that they list more ids than their buffer holds', () => {
+    const good = readFileSync(corpus('headers/retoc53_ContainerHeader.bin'));
+    const bad = Uint8Array.from(good);
+    const dv = new DataView(bad.buffer);
+    const count = dv.getUint32(16, true);
+    const size = dv.getUint32(20 + count * 8, true);
+    const entriesAt = 20 + count * 8 + 4;
+    // Every entry (16 bytes, imports view first) lists the whole buffer's last 8 × 100 bytes.
+    for (let i = 0; i < count; i++) {
+      const at = i * 16;
+      dv.setUint32(entriesAt + at, 100, true);
+      dv.setUint32(entriesAt + at + 4, size - 800 - at, true);
+    }
+    const message = /list 378600 imported packages, more than their \d+-byte buffer can hold/;
+    expect(() => parseContainerImports(bad, 'overlap.bin')).toThrow(message);
+    expect(() => parseContainerHeader(bad, 'overlap.bin')).toThrow(message);
   });
 });

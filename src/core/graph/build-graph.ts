@@ -15,7 +15,7 @@
 import { packageIdFromName } from '../hash/cityhash64.js';
 import type { Install } from '../install/install.js';
 import { compareByPriority } from '../install/priority.js';
-import { parseContainerHeader } from '../iostore/container-header.js';
+import { parseContainerImports, type PackageImportTable } from '../iostore/container-header.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { parseClassicPackageModel } from '../package-model.js';
 import { withoutExtension } from '../package/package-files.js';
@@ -37,39 +37,74 @@ export interface BuildGraphOptions {
 
 /** Classic packages read at once. */
 const READ_CONCURRENCY = 4;
+/** Container header chunks read (and decoded, on the worker pool) ahead of the one being parsed. */
+const HEADER_READ_AHEAD = 32;
+
+type HeaderRead = { bytes: Uint8Array } | { error: unknown } | undefined;
+
+/** The container's header chunk, or why it did not read; undefined when it has none. Never rejects. */
+function readHeader(c: IoStoreContainer, signal: AbortSignal | undefined): Promise<HeaderRead> {
+  const entry = c.entriesOfType('ContainerHeader')[0];
+  if (entry === undefined) return Promise.resolve(undefined);
+  return c.readChunk(entry, signal).then((bytes) => ({ bytes }), (error: unknown) => ({ error }));
+}
 
 export async function buildDependencyGraph(install: Install, opts: BuildGraphOptions = {}): Promise<DependencyGraph> {
   const builder = new DependencyGraphBuilder();
-  const index = opts.index ?? PackageIndex.build(install);
-
   const containers = install.archives
     .filter((a): a is IoStoreContainer => a instanceof IoStoreContainer && a.status.state !== 'locked')
     .sort(compareByPriority);
-  let done = 0;
-  for (const c of containers) {
-    opts.signal?.throwIfAborted();
-    const entry = c.entriesOfType('ContainerHeader')[0];
-    if (entry !== undefined) {
-      try {
-        const header = parseContainerHeader(await c.readChunk(entry, opts.signal), `${c.path} (container header)`);
-        header.packageIds.forEach((id, i) => builder.addPackage(id, header.storeEntries[i]!.importedPackages));
-        // An optional segment adds its package where the main segment does not hold it.
-        header.optionalSegmentPackageIds.forEach((id, i) => builder.addPackage(id, header.optionalSegmentStoreEntries[i]!.importedPackages));
-      } catch (e) {
-        if (opts.signal?.aborted) throw e;
-        builder.addProblem(e instanceof Error ? e.message : String(e));
-      }
-    }
-    opts.onProgress?.({ phase: 'headers', done: ++done, total: containers.length });
-  }
+  // The first headers are read while the index is built: the worker pool reads and decodes them
+  // meanwhile, as the index gives the event loop a turn now and then.
+  const reads: (Promise<HeaderRead> | undefined)[] = [];
+  const readAhead = (i: number): void => { if (i < containers.length) reads[i] = readHeader(containers[i]!, opts.signal); };
+  for (let i = 0; i < HEADER_READ_AHEAD; i++) readAhead(i);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const index = opts.index ?? await PackageIndex.buildAsync(install, opts.signal);
 
-  for (const p of index.packages()) builder.setName(p.id, p.name);
+  // Every table first, so the builder is sized once for all of them.
+  const tables: PackageImportTable[] = [];
+  for (let i = 0; i < containers.length; i++) {
+    opts.signal?.throwIfAborted();
+    readAhead(i + HEADER_READ_AHEAD);
+    const read = await reads[i];
+    reads[i] = undefined;
+    try {
+      if (read !== undefined && 'error' in read) throw read.error;
+      if (read !== undefined) {
+        const header = parseContainerImports(read.bytes, `${containers[i]!.path} (container header)`);
+        // An optional segment adds its package where the main segment does not hold it.
+        tables.push(header.main, header.optionalSegment);
+      }
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      builder.addProblem(e instanceof Error ? e.message : String(e));
+    }
+    opts.onProgress?.({ phase: 'headers', done: i + 1, total: containers.length });
+  }
+  builder.reserve(tables.reduce((n, t) => n + t.count, 0), tables.reduce((n, t) => n + t.importCounts.reduce((a, b) => a + b, 0), 0));
+  for (const t of tables) builder.numberPackages(t.ids);
+  for (const t of tables) addImportTable(builder, t);
+  tables.length = 0;
+
+  // Every package of the index named, by its number in the index: the names are made when asked
+  // for (no string, object or id string per IoStore package here).
+  builder.setNameSource((i) => index.nameAt(i));
+  const classic: IndexedPackage[] = [];
+  for (let i = 0; i < index.size; i++) {
+    builder.setNameRefWords(index.idHighAt(i), index.idLowAt(i), i);
+    if (index.kindAt(i) !== 'zen') classic.push(index.at(i));
+  }
 
   if (opts.classicPackages ?? true) {
-    const classic = [...index.packages()].filter((p) => p.kind !== 'zen' && !builder.holds(p.id));
-    await readClassicImports(install, classic, builder, opts);
+    await readClassicImports(install, classic.filter((p) => !builder.holds(p.id)), builder, opts);
   }
   return builder.build();
+}
+
+/** Adds each package of a container header segment with the packages it imports. */
+function addImportTable(builder: DependencyGraphBuilder, t: PackageImportTable): void {
+  for (let i = 0; i < t.count; i++) builder.addPackageIds(t.ids[2 * i]!, t.ids[2 * i + 1]!, t.importData, t.importOffsets[i]!, t.importCounts[i]!);
 }
 
 /** Adds each classic package with the packages its import map names. */

@@ -1,17 +1,19 @@
 /**
  * The package dependency graph of an install: which packages each package imports, and the
- * reverse. Package ids are 16 hex digit strings outside; inside, every package is a number and
- * the edges are two compressed adjacency arrays (CSR: an offsets array and a targets array per
- * direction), so 250,000 packages with ten imports each take a few tens of MiB and build in a
- * fraction of a second. Walks are breadth-first, bounded by depth and safe on cycles.
+ * reverse. Package ids are 16 hex digit strings outside; inside, every package is a number, its
+ * id two 32-bit words, and the edges are two compressed adjacency arrays (CSR: an offsets array
+ * and a targets array per direction), so 250,000 packages with ten imports each take a few tens
+ * of MiB, no string per id, and build in a fraction of a second. An id's string is made when a
+ * caller asks for it. Walks are breadth-first, bounded by depth and safe on cycles.
  *
  *   const b = new DependencyGraphBuilder();
  *   b.addPackage(id, importedIds);   // once per package (later copies of an id are ignored)
+ *   b.addPackageIds(hi, lo, data, at, count);   // the same with ids as numbers (a container header's)
  *   b.setName(id, '/Game/Maps/A');
  *   const g = b.build();
  *   g.dependencies(id, 2); g.referencers(id); g.shortestPath(a, b); g.mostReferenced(10);
  */
-import { packageIdFromName } from '../hash/cityhash64.js';
+import { hexWords, packageIdFromName } from '../hash/cityhash64.js';
 
 /** One package reached by a walk, and how many steps from the start. */
 export interface GraphStep {
@@ -83,31 +85,42 @@ class IdTable {
     if (id.length !== 16) return -1;
     const hi = hexHalf(id, 0), lo = hexHalf(id, 8);
     if (hi < 0 || lo < 0) return -1;
+    return this.getWords(hi, lo);
+  }
+
+  /** The node of an id given as its high and low words, or -1. */
+  getWords(hi: number, lo: number): number {
     return this.slots[3 * this.slot(hi | 0, lo | 0) + 2]! - 1;
   }
 
-  /** The node of an id, given `next` as its number when new. Throws on a malformed id. */
-  getOrAdd(id: string, next: number): number {
-    const hi = id.length === 16 ? hexHalf(id, 0) : -1, lo = id.length === 16 ? hexHalf(id, 8) : -1;
-    if (hi < 0 || lo < 0) throw new RangeError(`package id "${id}" is not 16 hex digits`);
-    let i = this.slot(hi | 0, lo | 0);
+  /** The node of an id given as its high and low words, `next` when new (then added as that). */
+  getOrAddWords(hi: number, lo: number, next: number): number {
+    hi |= 0;
+    lo |= 0;
+    let i = this.slot(hi, lo);
     const found = this.slots[3 * i + 2]!;
     if (found !== 0) return found - 1;
     if ((this.size + 1) * 2 > this.mask + 1) {
       this.grow();
-      i = this.slot(hi | 0, lo | 0);
+      i = this.slot(hi, lo);
     }
-    this.slots[3 * i] = hi | 0;
-    this.slots[3 * i + 1] = lo | 0;
+    this.slots[3 * i] = hi;
+    this.slots[3 * i + 1] = lo;
     this.slots[3 * i + 2] = next + 1;
     this.size++;
     return next;
   }
 
-  private grow(): void {
+  /** Room for `ids` ids in all at the table's load factor (at most half full). */
+  reserve(ids: number): void {
+    const capacity = tableCapacity(ids);
+    if (capacity > this.mask + 1) this.grow(capacity);
+  }
+
+  private grow(capacity = (this.mask + 1) * 2): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.mask = this.mask * 2 + 1;
+    this.slots = new Int32Array(capacity * 3);
+    this.mask = capacity - 1;
     for (let j = 0; j < old.length; j += 3) {
       if (old[j + 2] === 0) continue;
       const i = this.slot(old[j]!, old[j + 1]!);
@@ -118,25 +131,92 @@ class IdTable {
   }
 }
 
+/** A power of two IdTable capacity holding `ids` ids at most half full. */
+function tableCapacity(ids: number): number {
+  let capacity = 16;
+  while (ids * 2 > capacity) capacity *= 2;
+  return capacity;
+}
+
 /** An Int32Array that doubles when full. */
 class IntList {
   data: Int32Array;
   length = 0;
   constructor(capacity = 1024) { this.data = new Int32Array(capacity); }
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
+    if (this.length === this.data.length) this.reserve(1);
     this.data[this.length++] = v;
   }
+  /** Room for n more values. */
+  reserve(n: number): void {
+    if (this.length + n <= this.data.length) return;
+    const bigger = new Int32Array(Math.max(this.data.length * 2, this.length + n));
+    bigger.set(this.data.subarray(0, this.length));
+    this.data = bigger;
+  }
+}
+
+/**
+ * Node names: strings given, or numbers a name source turns into names when first asked for (a
+ * package index's nameAt), so naming 250,000 packages while building makes no string. The first
+ * name a node is given stays.
+ */
+class NodeNames {
+  private readonly given: (string | undefined)[] = [];
+  /** Per node: the reference + 1 (0 = none). */
+  private refs = new Int32Array(1024);
+  private source: ((ref: number) => string) | undefined;
+
+  /** Room for node n. */
+  addNode(n: number): void {
+    this.given.push(undefined);
+    if (n >= this.refs.length) this.grow(n + 1);
+  }
+
+  grow(nodes: number): void {
+    if (nodes <= this.refs.length) return;
+    const refs = new Int32Array(Math.max(this.refs.length * 2, nodes));
+    refs.set(this.refs);
+    this.refs = refs;
+  }
+
+  setSource(source: (ref: number) => string): void { this.source = source; }
+
+  get(n: number): string | undefined {
+    const s = this.given[n];
+    if (s !== undefined) return s;
+    const r = this.refs[n]!;
+    if (r === 0 || this.source === undefined) return undefined;
+    const name = this.source(r - 1);
+    this.given[n] = name;
+    return name;
+  }
+
+  isNamed(n: number): boolean {
+    return this.given[n] !== undefined || (this.refs[n]! !== 0 && this.source !== undefined);
+  }
+
+  set(n: number, name: string): void {
+    if (!this.isNamed(n)) this.given[n] = name;
+  }
+
+  setRef(n: number, ref: number): void {
+    if (!this.isNamed(n)) this.refs[n] = ref + 1;
+  }
+}
+
+/** [high, low] of a 16 hex digit id; throws on anything else. */
+function idWords(id: string): [number, number] {
+  const hi = id.length === 16 ? hexHalf(id, 0) : -1, lo = id.length === 16 ? hexHalf(id, 8) : -1;
+  if (hi < 0 || lo < 0) throw new RangeError(`package id "${id}" is not 16 hex digits`);
+  return [hi, lo];
 }
 
 export class DependencyGraphBuilder {
   private readonly index = new IdTable();
-  private readonly ids: string[] = [];
-  private readonly names: (string | undefined)[] = [];
+  /** Per node: its id's high and low words. */
+  private readonly ids = new IntList(2048);
+  private readonly names = new NodeNames();
   /** Per node: 1 for packages added with addPackage. */
   private held = new Uint8Array(1024);
   /** Per node: the last package (its number + 1) that imported it, to drop repeated imports. */
@@ -150,20 +230,42 @@ export class DependencyGraphBuilder {
 
   /** The node of an id, added if new. */
   private node(id: string): number {
-    const n = this.index.getOrAdd(id, this.ids.length);
-    if (n === this.ids.length) {
-      this.ids.push(id.toLowerCase());
-      this.names.push(undefined);
-      if (n === this.held.length) {
-        const held = new Uint8Array(this.held.length * 2);
-        held.set(this.held);
-        this.held = held;
-        const last = new Int32Array(this.lastImporter.length * 2);
-        last.set(this.lastImporter);
-        this.lastImporter = last;
-      }
-    }
+    const [hi, lo] = idWords(id);
+    return this.nodeOfWords(hi, lo);
+  }
+
+  /** The node of an id given as its words, added if new (small, so the import loop inlines it). */
+  private nodeOfWords(hi: number, lo: number): number {
+    const n = this.index.getWords(hi, lo);
+    return n >= 0 ? n : this.addNode(hi, lo);
+  }
+
+  /** Adds an id the table does not hold. */
+  private addNode(hi: number, lo: number): number {
+    const n = this.index.getOrAddWords(hi, lo, this.ids.length >> 1);
+    this.nodeAdded(hi, lo, n);
     return n;
+  }
+
+  /** The per-node arrays for node n, just added to the table. */
+  private nodeAdded(hi: number, lo: number, n: number): void {
+    this.ids.push(hi | 0);
+    this.ids.push(lo | 0);
+    this.names.addNode(n);
+    if (n === this.held.length) this.growNodes(n + 1);
+  }
+
+  /** Per-node arrays with room for `nodes` nodes. */
+  private growNodes(nodes: number): void {
+    if (nodes <= this.held.length) return;
+    const size = Math.max(this.held.length * 2, nodes);
+    const held = new Uint8Array(size);
+    held.set(this.held);
+    this.held = held;
+    const last = new Int32Array(size);
+    last.set(this.lastImporter);
+    this.lastImporter = last;
+    this.names.grow(size);
   }
 
   /**
@@ -172,19 +274,62 @@ export class DependencyGraphBuilder {
    * container's copy first. Self-imports and repeated imports are left out.
    */
   addPackage(id: string, imports: readonly string[]): boolean {
-    const p = this.node(id);
-    if (this.held[p]) return false;
+    const p = this.startPackage(this.node(id));
+    if (p < 0) return false;
+    for (const imported of imports) this.addEdge(p, this.node(imported));
+    return true;
+  }
+
+  /**
+   * addPackage with the ids as numbers: the package id's high and low words, and `count` imported
+   * ids stored as u64 little-endian from byte `at` of `data` (a container header's store entries,
+   * see parseContainerImports). No string is made.
+   */
+  addPackageIds(hi: number, lo: number, data: DataView, at: number, count: number): boolean {
+    const p = this.startPackage(this.nodeOfWords(hi, lo));
+    if (p < 0) return false;
+    for (let end = at + 8 * count; at < end; at += 8) this.addEdge(p, this.nodeOfWords(data.getUint32(at + 4, true), data.getUint32(at, true)));
+    return true;
+  }
+
+  /**
+   * Numbers packages before they are added (ids as [high, low] word pairs), so that packages added
+   * later in this same order are nodes 0, 1, 2...: their imports then already lie in node order,
+   * and build() uses them as they are instead of copying them into place.
+   */
+  numberPackages(words: Uint32Array): void {
+    for (let i = 0; i < words.length; i += 2) {
+      // Mostly new ids: one probe that adds, rather than a lookup first.
+      const next = this.ids.length >> 1;
+      if (this.index.getOrAddWords(words[i]!, words[i + 1]!, next) === next) this.nodeAdded(words[i]!, words[i + 1]!, next);
+    }
+  }
+
+  /** Marks node p held and starts its imports; -1 when it was held already. */
+  private startPackage(p: number): number {
+    if (this.held[p]) return -1;
     this.held[p] = 1;
-    const stamp = this.packageNodes.length + 1;
     this.packageNodes.push(p);
     this.packageStarts.push(this.edges.length);
-    for (const imported of imports) {
-      const q = this.node(imported);
-      if (q === p || this.lastImporter[q] === stamp) continue;
-      this.lastImporter[q] = stamp;
-      this.edges.push(q);
-    }
-    return true;
+    return p;
+  }
+
+  /** An import of the package started last, unless it is the package itself or listed already. */
+  private addEdge(p: number, q: number): void {
+    const stamp = this.packageNodes.length; // the current package's number + 1
+    if (q === p || this.lastImporter[q] === stamp) return;
+    this.lastImporter[q] = stamp;
+    this.edges.push(q);
+  }
+
+  /** Room for this many more packages and imports, so a big graph is not grown step by step. */
+  reserve(packages: number, imports: number): void {
+    this.packageNodes.reserve(packages);
+    this.packageStarts.reserve(packages);
+    this.edges.reserve(imports);
+    this.index.reserve(this.ids.length / 2 + packages);
+    this.ids.reserve(2 * packages);
+    this.growNodes(this.ids.length / 2 + packages);
   }
 
   /** Whether addPackage took this id already. */
@@ -195,8 +340,25 @@ export class DependencyGraphBuilder {
 
   /** Names a package (the first name given stays). */
   setName(id: string, name: string): void {
-    const n = this.node(id);
-    this.names[n] ??= name;
+    this.names.set(this.node(id), name);
+  }
+
+  /** setName with the id as its high and low words. */
+  setNameWords(hi: number, lo: number, name: string): void {
+    this.names.set(this.nodeOfWords(hi, lo), name);
+  }
+
+  /**
+   * Names a package (id as words) by a number that `source` (setNameSource) turns into its name
+   * when the name is first asked for: nothing is made per package while building.
+   */
+  setNameRefWords(hi: number, lo: number, ref: number): void {
+    this.names.setRef(this.nodeOfWords(hi, lo), ref);
+  }
+
+  /** What setNameRefWords numbers mean: a package index's nameAt, say. Set it before naming by number. */
+  setNameSource(source: (ref: number) => string): void {
+    this.names.setSource(source);
   }
 
   /** Something that could not be read while building (a container header): kept with the graph. */
@@ -204,11 +366,12 @@ export class DependencyGraphBuilder {
     this.problems.push(message);
   }
 
+  /** The graph. It shares the builder's tables (the imports are not copied): build once, then drop the builder. */
   build(): DependencyGraph {
-    const n = this.ids.length;
+    const n = this.ids.length >> 1;
     const [fwdOffsets, fwd] = forward(n, this.packageNodes, this.packageStarts, this.edges);
     const [revOffsets, rev] = reverse(n, fwdOffsets, fwd);
-    return new DependencyGraph(this.ids, this.names, this.held.slice(0, n), fwdOffsets, fwd, revOffsets, rev, this.index, this.problems);
+    return new DependencyGraph(this.ids.data.slice(0, 2 * n), this.names, this.held.slice(0, n), fwdOffsets, fwd, revOffsets, rev, this.index, this.problems);
   }
 }
 
@@ -219,6 +382,14 @@ export class DependencyGraphBuilder {
 function forward(nodes: number, packageNodes: IntList, packageStarts: IntList, edges: IntList): [Int32Array, Int32Array] {
   const count = packageNodes.length;
   const pn = packageNodes.data, ps = packageStarts.data;
+  let inOrder = true;
+  for (let k = 0; k < count && inOrder; k++) inOrder = pn[k] === k;
+  if (inOrder) {
+    // Package k is node k (numberPackages): the edges are the targets as they stand.
+    const offsets = new Int32Array(nodes + 1).fill(edges.length);
+    offsets.set(ps.subarray(0, count));
+    return [offsets, edges.data.subarray(0, edges.length)];
+  }
   const end = (k: number): number => (k + 1 < count ? ps[k + 1]! : edges.length);
   const offsets = new Int32Array(nodes + 1);
   for (let k = 0; k < count; k++) offsets[pn[k]! + 1] = end(k) - ps[k]!;
@@ -246,8 +417,9 @@ export class DependencyGraph {
 
   /** @internal built by DependencyGraphBuilder */
   constructor(
-    private readonly ids: readonly string[],
-    private readonly names: readonly (string | undefined)[],
+    /** Per node: its id's high and low words. */
+    private readonly idWords: Int32Array,
+    private readonly names: NodeNames,
     private readonly held: Uint8Array,
     private readonly fwdOffsets: Int32Array,
     private readonly fwd: Int32Array,
@@ -259,15 +431,20 @@ export class DependencyGraph {
   ) {}
 
   /** Every package id in the graph, held or only referenced. */
-  get nodeCount(): number { return this.ids.length; }
+  get nodeCount(): number { return this.held.length; }
+
+  /** Node n's id as 16 lowercase hex digits. */
+  private id(n: number): string {
+    return hexWords(this.idWords[2 * n]!, this.idWords[2 * n + 1]!);
+  }
 
   counts(): GraphCounts {
     let packages = 0, named = 0;
-    for (let i = 0; i < this.ids.length; i++) {
+    for (let i = 0; i < this.held.length; i++) {
       packages += this.held[i]!;
-      if (this.names[i] !== undefined) named++;
+      if (this.names.isNamed(i)) named++;
     }
-    return { packages, referencedOnly: this.ids.length - packages, edges: this.fwd.length, named };
+    return { packages, referencedOnly: this.held.length - packages, edges: this.fwd.length, named };
   }
 
   has(id: string): boolean { return this.index.get(id) >= 0; }
@@ -281,14 +458,14 @@ export class DependencyGraph {
   /** Names a package the graph knows but does not name yet (from a header read later). */
   nameUnnamed(id: string, name: string): void {
     const n = this.index.get(id);
-    if (n < 0 || this.names[n] !== undefined) return;
-    (this.names as (string | undefined)[])[n] = name;
+    if (n < 0 || this.names.isNamed(n)) return;
+    this.names.set(n, name);
     this.nameIndex?.set(name.toLowerCase(), n);
   }
 
   nameOf(id: string): string | undefined {
     const n = this.index.get(id);
-    return n < 0 ? undefined : this.names[n];
+    return n < 0 ? undefined : this.names.get(n);
   }
 
   /** The package's name where known, else its id. */
@@ -303,10 +480,13 @@ export class DependencyGraph {
     if (ID_PATTERN.test(text) && this.index.get(text) >= 0) return text.toLowerCase();
     if (!this.nameIndex) {
       this.nameIndex = new Map();
-      this.names.forEach((name, i) => { if (name !== undefined && !this.nameIndex!.has(name.toLowerCase())) this.nameIndex!.set(name.toLowerCase(), i); });
+      for (let i = 0; i < this.held.length; i++) {
+        const name = this.names.get(i)?.toLowerCase();
+        if (name !== undefined && !this.nameIndex.has(name)) this.nameIndex.set(name, i);
+      }
     }
     const named = this.nameIndex.get(text.toLowerCase());
-    if (named !== undefined) return this.ids[named];
+    if (named !== undefined) return this.id(named);
     const hashed = packageIdFromName(text);
     return this.index.get(hashed) >= 0 ? hashed : undefined;
   }
@@ -348,8 +528,8 @@ export class DependencyGraph {
     const a = this.index.get(from);
     const b = this.index.get(to);
     if (a < 0 || b < 0) return undefined;
-    if (a === b) return [this.ids[a]!];
-    const parent = new Int32Array(this.ids.length).fill(-1);
+    if (a === b) return [this.id(a)];
+    const parent = new Int32Array(this.held.length).fill(-1);
     parent[a] = a;
     let frontier = [a];
     while (frontier.length > 0) {
@@ -363,7 +543,7 @@ export class DependencyGraph {
             const path = [t];
             for (let p = n; p !== a; p = parent[p]!) path.push(p);
             path.push(a);
-            return path.reverse().map((x) => this.ids[x]!);
+            return path.reverse().map((x) => this.id(x));
           }
           next.push(t);
         }
@@ -375,7 +555,7 @@ export class DependencyGraph {
 
   /** The packages most others import, most first (ties by label), with how many import each. */
   mostReferenced(limit = 10): { id: string; count: number }[] {
-    const n = this.ids.length;
+    const n = this.held.length;
     if (limit <= 0 || n === 0) return [];
     // The count the limit-th package has, from a histogram: only packages at or above it are sorted.
     let max = 0;
@@ -388,7 +568,7 @@ export class DependencyGraph {
     const picked: { id: string; count: number }[] = [];
     for (let i = 0; i < n; i++) {
       const count = this.revOffsets[i + 1]! - this.revOffsets[i]!;
-      if (count >= threshold) picked.push({ id: this.ids[i]!, count });
+      if (count >= threshold) picked.push({ id: this.id(i), count });
     }
     picked.sort((x, y) => y.count - x.count || compareText(this.label(x.id), this.label(y.id)));
     return picked.slice(0, limit);
@@ -398,14 +578,14 @@ export class DependencyGraph {
     const n = this.index.get(id);
     if (n < 0) return [];
     const out: string[] = [];
-    for (let i = offsets[n]!, end = offsets[n + 1]!; i < end; i++) out.push(this.ids[targets[i]!]!);
+    for (let i = offsets[n]!, end = offsets[n + 1]!; i < end; i++) out.push(this.id(targets[i]!));
     return out;
   }
 
   private walk(id: string, depth: number, offsets: Int32Array, targets: Int32Array): GraphStep[] {
     const start = this.index.get(id);
     if (start < 0) return [];
-    const seen = new Uint8Array(this.ids.length);
+    const seen = new Uint8Array(this.held.length);
     seen[start] = 1;
     const out: GraphStep[] = [];
     let frontier = [start];
@@ -419,9 +599,10 @@ export class DependencyGraph {
           next.push(t);
         }
       }
-      const labels = next.map((t) => this.names[t] ?? this.ids[t]!);
+      const ids = next.map((t) => this.id(t));
+      const labels = next.map((t, i) => this.names.get(t) ?? ids[i]!);
       const order = next.map((_, i) => i).sort((x, y) => compareText(labels[x]!, labels[y]!));
-      for (const i of order) out.push({ id: this.ids[next[i]!]!, depth: d });
+      for (const i of order) out.push({ id: ids[i]!, depth: d });
       frontier = next;
     }
     return out;

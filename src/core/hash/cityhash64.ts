@@ -59,7 +59,8 @@ function hashLen16(uh: number, ul: number, vh: number, vl: number, mh = KMULH, m
 
 /** Little-endian 32-bit reads (plain byte arithmetic: cheaper than a DataView per short input). */
 class Input {
-  constructor(readonly bytes: Uint8Array) {}
+  /** Set per hash: one Input serves every call, so hashing allocates nothing. */
+  bytes: Uint8Array = new Uint8Array(0);
   lo(at: number): number {
     const b = this.bytes;
     return b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24);
@@ -177,9 +178,12 @@ function weakHash32(s: Input, at: number, ah: number, al: number, bh: number, bl
   add(ah, al, zh, zl);                                                 // first = a + z
 }
 
-function cityHash64Into(bytes: Uint8Array): void {
-  const s = new Input(bytes);
-  const len = bytes.length;
+const INPUT = new Input();
+
+/** CityHash64 of bytes[0, len) into OUT. */
+function cityHash64Into(bytes: Uint8Array, len = bytes.length): void {
+  const s = INPUT;
+  s.bytes = bytes;
   if (len <= 16) return hashLen0to16(s, len);
   if (len <= 32) return hashLen17to32(s, len);
   if (len <= 64) return hashLen33to64(s, len);
@@ -257,13 +261,28 @@ export function toLowerAscii(s: string): string {
 /** The string lowercased the engine's way (ASCII only), as UTF-16LE bytes, in one pass. */
 export function lowerUtf16leBytes(s: string): Uint8Array {
   const out = new Uint8Array(s.length * 2);
+  writeLowerUtf16le(s, out);
+  return out;
+}
+
+/** lowerUtf16leBytes into `out` (room for 2 bytes per code unit). */
+function writeLowerUtf16le(s: string, out: Uint8Array): void {
   for (let i = 0; i < s.length; i++) {
     let c = s.charCodeAt(i);
     if (c >= 65 && c <= 90) c += 32;
     out[2 * i] = c & 0xff;
     out[2 * i + 1] = c >> 8;
   }
-  return out;
+}
+
+/** Reused for the names hashed into package ids: no buffer per name. */
+let nameBytes = new Uint8Array(512);
+
+/** CityHash64 of the name lowercased the engine's way, as UTF-16LE, into OUT. */
+function hashPackageName(name: string): void {
+  if (name.length * 2 > nameBytes.length) nameBytes = new Uint8Array(Math.max(name.length * 2, nameBytes.length * 2));
+  writeLowerUtf16le(name, nameBytes);
+  cityHash64Into(nameBytes, name.length * 2);
 }
 
 /** The string lowercased the engine's way, one byte per character (ANSI names). */
@@ -313,11 +332,12 @@ export function hex64(v: bigint): string {
  * extension, no object name) lowercased in ASCII only, as UTF-16LE.
  */
 export function packageIdValue(name: string): bigint {
-  return cityHash64(lowerUtf16leBytes(name));
+  hashPackageName(name);
+  return (BigInt(OUT[0]! >>> 0) << 32n) | BigInt(OUT[1]! >>> 0);
 }
 
 /** FPackageId::FromName as 16 hex digits. */
 export function packageIdFromName(name: string): string {
-  const [h, l] = cityHash64Words(lowerUtf16leBytes(name));
-  return hexWords(h, l);
+  hashPackageName(name);
+  return hexWords(OUT[0]!, OUT[1]!);
 }

@@ -7,6 +7,7 @@
 import { BinaryReader } from '../io/binary-reader.js';
 import { FormatError } from '../errors.js';
 import { ContainerHeaderVersion } from '../engine-versions.js';
+import { hexWords } from '../hash/cityhash64.js';
 import { readHex64 } from '../zen/object-index.js';
 import { readNameBatch, readNamePairs, displayName } from '../zen/name-batch.js';
 
@@ -92,6 +93,37 @@ export interface ContainerHeaderOptions {
   verifyNameHashes?: boolean;
 }
 
+/**
+ * A segment's package ids and the ids each imports, as numbers instead of hex strings, the imported
+ * ids left in place in the header's bytes: the whole-install dependency graph reads millions of
+ * imported ids, and a string (plus an array and an object per package) for each costs more than
+ * everything else it does.
+ */
+export interface PackageImportTable {
+  /** Packages in the segment. */
+  count: number;
+  /** Package i's id: high word ids[2i], low word ids[2i + 1]. */
+  ids: Uint32Array;
+  /**
+   * The segment's store entry bytes: package i imports importCounts[i] package ids, u64
+   * little-endian each, from byte importOffsets[i] on (checked to lie inside).
+   */
+  importData: DataView;
+  importOffsets: Uint32Array;
+  importCounts: Uint32Array;
+}
+
+/** What parseContainerImports reads: the package graph of a container header, nothing else kept. */
+export interface ContainerImports {
+  file: string;
+  version: ContainerHeaderVersion;
+  containerId: string;
+  main: PackageImportTable;
+  /** UE5.1+ (OptionalSegmentPackages); empty before. */
+  optionalSegment: PackageImportTable;
+  byteLength: number;
+}
+
 const V = ContainerHeaderVersion;
 
 /** Entry size and where the ImportedPackages view sits in it. */
@@ -121,11 +153,54 @@ function readView(buf: BinaryReader, at: number, elemSize: number, what: string)
   return { count, dataAt };
 }
 
-function readStoreEntries(r: BinaryReader, version: ContainerHeaderVersion, what: string): { ids: string[]; entries: StoreEntry[] } {
+/**
+ * The data offset of the store entry view at `viewAt`, checked as readView checks it and as a seek
+ * to its data would (an empty view's offset too must lie in the buffer); the errors are theirs.
+ */
+function viewData(buf: BinaryReader, v: DataView, viewAt: number, elemSize: number, entry: number, what: string): number {
+  const count = v.getUint32(viewAt, true);
+  const dataAt = viewAt + v.getUint32(viewAt + 4, true);
+  if ((count !== 0 && dataAt + count * elemSize > buf.length) || dataAt > buf.length) {
+    readView(buf, viewAt, elemSize, `store entry ${entry} ${what}`);
+    buf.seek(dataAt);
+  }
+  return dataAt;
+}
+
+/** One segment's store entries: the import table always, the StoreEntry objects when read in full. */
+interface Segment {
+  table: PackageImportTable;
+  /** Empty unless read in full. */
+  entries: StoreEntry[];
+}
+
+/** n u64 ids at the reader's position, as [high, low] word pairs (the count is checked by the caller). */
+function readIdWords(r: BinaryReader, n: number): Uint32Array {
+  const bytes = r.bytesView(8 * n);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Uint32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = view.getUint32(8 * i + 4, true);
+    out[2 * i + 1] = view.getUint32(8 * i, true);
+  }
+  return out;
+}
+
+/** The 16 hex digit strings of [high, low] word pairs. */
+function hexIds(words: Uint32Array): string[] {
+  const out: string[] = new Array(words.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = hexWords(words[2 * i]!, words[2 * i + 1]!);
+  return out;
+}
+
+/**
+ * A segment's package ids and store entries. Every entry is checked the same way whether it is
+ * read in full or only for its imports, so both readers accept exactly the same headers.
+ */
+function readSegment(r: BinaryReader, version: ContainerHeaderVersion, what: string, full: boolean): Segment {
   r.struct(`${what} package ids`);
   const n = r.count(8, 'package id count');
-  const ids: string[] = new Array(n);
-  for (let i = 0; i < n; i++) ids[i] = readHex64(r);
+  const ids = readIdWords(r, n);
 
   r.struct(`${what} store entries`);
   const size = r.count(1, 'store entry buffer size');
@@ -134,34 +209,54 @@ function readStoreEntries(r: BinaryReader, version: ContainerHeaderVersion, what
   if (n * layout.size > size) {
     throw buf.error(`${n} store entries of ${layout.size} B need ${n * layout.size} bytes but the buffer has ${size}`, 0);
   }
-  const entries: StoreEntry[] = new Array(n);
+  const entries: StoreEntry[] = full ? new Array(n) : [];
+  // Entries are read straight from the bytes (each lies inside the buffer, checked above); a view
+  // that fails its checks is read again through readView/seek for their exact error.
+  const v = new DataView(buf.bytes.buffer, buf.bytes.byteOffset, size);
+  // Where each entry's imported ids are, checked first; the ids are copied once the total is known.
+  const importCounts = new Uint32Array(n);
+  const importAts = new Uint32Array(n);
+  let total = 0;
   for (let i = 0; i < n; i++) {
     const at = i * layout.size;
-    const e: StoreEntry = { importedPackages: [], shaderMapHashes: [] };
-    buf.seek(at);
-    if (version === V.Initial) e.exportBundlesSize = buf.u64n('export bundles size');
+    const e: StoreEntry | undefined = full ? { importedPackages: [], shaderMapHashes: [] } : undefined;
+    let field = at;
+    if (version === V.Initial) {
+      if (v.getUint32(at + 4, true) > 0x1fffff) buf.seek(at).u64n('export bundles size'); // past 2^53: throws
+      if (e) e.exportBundlesSize = v.getUint32(at + 4, true) * 2 ** 32 + v.getUint32(at, true);
+      field += 8;
+    }
     if (version < V.NoExportInfo) {
-      e.exportCount = buf.i32();
-      e.exportBundleCount = buf.i32();
-      if (e.exportCount < 0 || e.exportBundleCount < 0) {
-        throw buf.error(`store entry ${i} has export count ${e.exportCount} and bundle count ${e.exportBundleCount}`, at);
+      const exportCount = v.getInt32(field, true), exportBundleCount = v.getInt32(field + 4, true);
+      if (exportCount < 0 || exportBundleCount < 0) {
+        throw buf.error(`store entry ${i} has export count ${exportCount} and bundle count ${exportBundleCount}`, at);
+      }
+      if (e) { e.exportCount = exportCount; e.exportBundleCount = exportBundleCount; }
+    }
+    if (version === V.Initial && e) e.loadOrder = v.getUint32(field + 8, true);
+    const importsAt = at + layout.importsAt;
+    importAts[i] = viewData(buf, v, importsAt, 8, i, 'imported packages');
+    importCounts[i] = v.getUint32(importsAt, true);
+    total += importCounts[i]!;
+    if (version >= V.LocalizedPackages) {
+      const shadersAt = viewData(buf, v, importsAt + 8, 20, i, 'shader map hashes');
+      if (e) {
+        for (let k = 0, count = v.getUint32(importsAt + 8, true); k < count; k++) {
+          e.shaderMapHashes.push(Buffer.from(buf.bytes.subarray(shadersAt + 20 * k, shadersAt + 20 * k + 20)).toString('hex'));
+        }
       }
     }
-    if (version === V.Initial) {
-      e.loadOrder = buf.u32();
-      buf.u32(); // padding
-    }
-    const imports = readView(buf, at + layout.importsAt, 8, `store entry ${i} imported packages`);
-    buf.seek(imports.dataAt);
-    for (let k = 0; k < imports.count; k++) e.importedPackages.push(readHex64(buf));
-    if (version >= V.LocalizedPackages) {
-      const shaders = readView(buf, at + layout.importsAt + 8, 20, `store entry ${i} shader map hashes`);
-      buf.seek(shaders.dataAt);
-      for (let k = 0; k < shaders.count; k++) e.shaderMapHashes.push(Buffer.from(buf.bytesView(20)).toString('hex'));
-    }
-    entries[i] = e;
+    if (e) entries[i] = e;
   }
-  return { ids, entries };
+  // The engine writes each entry's ids once: views overlapping this much would only multiply memory.
+  if (total > size) throw buf.error(`${n} store entries list ${total} imported packages, more than their ${size}-byte buffer can hold`, 0);
+  if (full) {
+    for (let i = 0; i < n; i++) {
+      const list: string[] = (entries[i]!.importedPackages = new Array(importCounts[i]!));
+      for (let k = 0, at = importAts[i]!; k < list.length; k++, at += 8) list[k] = hexWords(v.getUint32(at + 4, true), v.getUint32(at, true));
+    }
+  }
+  return { table: { count: n, ids, importData: v, importOffsets: importAts, importCounts }, entries };
 }
 
 function mappedName(r: BinaryReader, names: string[], what: string): string {
@@ -173,11 +268,13 @@ function mappedName(r: BinaryReader, names: string[], what: string): string {
   return displayName(names[index]!, number);
 }
 
-function readSoftReferences(r: BinaryReader, packageCount: number): SoftPackageReferences {
+/** The soft references, checked; built only when `full` (one list per package otherwise wasted). */
+function readSoftReferences(r: BinaryReader, packageCount: number, full: boolean): SoftPackageReferences | undefined {
   r.struct('soft package references');
   const n = r.count(8, 'soft package id count');
-  const packageIds: string[] = new Array(n);
-  for (let i = 0; i < n; i++) packageIds[i] = readHex64(r);
+  let packageIds: string[] = [];
+  if (full) packageIds = hexIds(readIdWords(r, n));
+  else r.skip(8 * n);
   const size = r.count(1, 'soft package index buffer size');
   const buf = r.sub(size, 'soft package indices');
   const perPackage: number[][] = [];
@@ -186,21 +283,36 @@ function readSoftReferences(r: BinaryReader, packageCount: number): SoftPackageR
     for (let i = 0; i < packageCount; i++) {
       const v = readView(buf, i * 8, 4, `package ${i} soft references`);
       buf.seek(v.dataAt);
-      const list: number[] = new Array(v.count);
+      const list: number[] = full ? new Array(v.count) : [];
       for (let k = 0; k < v.count; k++) {
         const at = buf.pos;
         const idx = buf.u32();
         if (idx >= n) throw buf.error(`soft reference index ${idx} is outside the ${n} soft package ids`, at);
-        list[k] = idx;
+        if (full) list[k] = idx;
       }
-      perPackage.push(list);
+      if (full) perPackage.push(list);
     }
   }
-  return { packageIds, perPackage, indicesBuffer: buf.bytes };
+  return full ? { packageIds, perPackage, indicesBuffer: buf.bytes } : undefined;
+}
+
+/** Everything a header holds; the store entries as objects only when read in full. */
+interface ParsedHeader {
+  version: ContainerHeaderVersion;
+  forced: boolean;
+  containerId: string;
+  main: Segment;
+  optional: Segment;
+  containerNames: string[];
+  localizedPackages: LocalizedPackage[];
+  culturePackageMap: CulturePackages[];
+  packageRedirects: PackageRedirect[];
+  softPackageReferences?: SoftPackageReferences;
+  byteLength: number;
 }
 
 function parseWithVersion(bytes: Uint8Array, file: string, version: ContainerHeaderVersion, hasMagic: boolean,
-  forced: boolean, opts: ContainerHeaderOptions): ContainerHeader {
+  forced: boolean, opts: ContainerHeaderOptions, full: boolean): ParsedHeader {
   const r = new BinaryReader(bytes, file).struct('container header');
   if (hasMagic) r.skip(8);
   const containerId = readHex64(r);
@@ -219,12 +331,11 @@ function parseWithVersion(bytes: Uint8Array, file: string, version: ContainerHea
     containerNames = readNamePairs(names, hashes, nameOpts);
   }
 
-  const main = readStoreEntries(r, version, 'container');
-  if (declaredCount >= 0 && declaredCount !== main.ids.length) {
-    throw new FormatError(file, 'container header', countAt, `package count ${declaredCount} differs from the ${main.ids.length} package ids`);
+  const main = readSegment(r, version, 'container', full);
+  if (declaredCount >= 0 && declaredCount !== main.table.count) {
+    throw new FormatError(file, 'container header', countAt, `package count ${declaredCount} differs from the ${main.table.count} package ids`);
   }
-  let optional = { ids: [] as string[], entries: [] as StoreEntry[] };
-  if (version >= V.OptionalSegmentPackages) optional = readStoreEntries(r, version, 'optional segment');
+  const optional = version >= V.OptionalSegmentPackages ? readSegment(r, version, 'optional segment', full) : EMPTY_SEGMENT;
 
   const localizedPackages: LocalizedPackage[] = [];
   const packageRedirects: PackageRedirect[] = [];
@@ -265,7 +376,7 @@ function parseWithVersion(bytes: Uint8Array, file: string, version: ContainerHea
   let softPackageReferences: SoftPackageReferences | undefined;
   if (version === V.SoftPackageReferences) {
     r.struct('soft package references');
-    if (r.bool32()) softPackageReferences = readSoftReferences(r, main.ids.length);
+    if (r.bool32()) softPackageReferences = readSoftReferences(r, main.table.count, full);
   } else if (version >= V.SoftPackageReferencesOffset) {
     r.struct('soft package references serial info');
     const infoAt = r.pos;
@@ -276,7 +387,7 @@ function parseWithVersion(bytes: Uint8Array, file: string, version: ContainerHea
         throw r.error(`soft package references at ${offset} (${size} B) should start right after their serial info, at ${r.pos}`, infoAt);
       }
       const sub = r.sub(size, 'soft package references');
-      if (sub.bool32()) softPackageReferences = readSoftReferences(sub, main.ids.length);
+      if (sub.bool32()) softPackageReferences = readSoftReferences(sub, main.table.count, full);
       if (sub.remaining !== 0) throw sub.error(`${sub.remaining} bytes left inside the soft package references`);
     } else if (size < 0) {
       throw r.error(`soft package references size ${size} is negative`, infoAt);
@@ -290,25 +401,23 @@ function parseWithVersion(bytes: Uint8Array, file: string, version: ContainerHea
   }
 
   return {
-    file, version, versionForced: forced, containerId,
-    packageIds: main.ids, storeEntries: main.entries,
-    optionalSegmentPackageIds: optional.ids, optionalSegmentStoreEntries: optional.entries,
+    version, forced, containerId, main, optional,
     containerNames, localizedPackages, culturePackageMap, packageRedirects, softPackageReferences, byteLength,
   };
 }
 
-/**
- * Parses a container header chunk of any version from -1 (PreInitial, UE4.25) to 5
- * (SoftPackageReferencesOffset, UE5.6+). With the magic the version is read; without it the
- * header is UE4.25-4.27 and Initial or PreInitial is decided by which one reads consistently
- * (`opts.version` forces one).
- */
-export function parseContainerHeader(bytes: Uint8Array, fileName: string, opts: ContainerHeaderOptions = {}): ContainerHeader {
+const EMPTY_SEGMENT: Segment = {
+  table: { count: 0, ids: new Uint32Array(0), importData: new DataView(new ArrayBuffer(0)), importOffsets: new Uint32Array(0), importCounts: new Uint32Array(0) },
+  entries: [],
+};
+
+/** Reads the version (or detects it) and the header, in full or for its package graph only. */
+function parseAnyVersion(bytes: Uint8Array, fileName: string, opts: ContainerHeaderOptions, full: boolean): ParsedHeader {
   const r = new BinaryReader(bytes, fileName).struct('container header');
   const magic = r.u32();
   const forced = opts.version;
   if (forced !== undefined && forced <= V.Initial) {
-    return parseWithVersion(bytes, fileName, forced, false, true, opts);
+    return parseWithVersion(bytes, fileName, forced, false, true, opts, full);
   }
   if (magic === CONTAINER_HEADER_MAGIC) {
     const version = r.i32();
@@ -318,21 +427,48 @@ export function parseContainerHeader(bytes: Uint8Array, fileName: string, opts: 
     if (forced !== undefined && forced !== version) {
       throw r.error(`container header says version ${version}, but version ${forced} was requested`, 4);
     }
-    return parseWithVersion(bytes, fileName, version, true, forced !== undefined, opts);
+    return parseWithVersion(bytes, fileName, version, true, forced !== undefined, opts, full);
   }
   if (forced !== undefined) {
     throw r.error(`version ${forced} headers start with the magic 0x${CONTAINER_HEADER_MAGIC.toString(16)}, found 0x${magic.toString(16)}`, 0);
   }
   // No magic: UE4.26/27 (Initial) unless only the UE4.25 layout (PreInitial) reads consistently.
   try {
-    return parseWithVersion(bytes, fileName, V.Initial, false, false, opts);
+    return parseWithVersion(bytes, fileName, V.Initial, false, false, opts, full);
   } catch (initialError) {
     try {
-      return parseWithVersion(bytes, fileName, V.PreInitial, false, false, opts);
+      return parseWithVersion(bytes, fileName, V.PreInitial, false, false, opts, full);
     } catch {
       throw initialError;
     }
   }
+}
+
+/**
+ * Parses a container header chunk of any version from -1 (PreInitial, UE4.25) to 5
+ * (SoftPackageReferencesOffset, UE5.6+). With the magic the version is read; without it the
+ * header is UE4.25-4.27 and Initial or PreInitial is decided by which one reads consistently
+ * (`opts.version` forces one).
+ */
+export function parseContainerHeader(bytes: Uint8Array, fileName: string, opts: ContainerHeaderOptions = {}): ContainerHeader {
+  const p = parseAnyVersion(bytes, fileName, opts, true);
+  return {
+    file: fileName, version: p.version, versionForced: p.forced, containerId: p.containerId,
+    packageIds: hexIds(p.main.table.ids), storeEntries: p.main.entries,
+    optionalSegmentPackageIds: hexIds(p.optional.table.ids), optionalSegmentStoreEntries: p.optional.entries,
+    containerNames: p.containerNames, localizedPackages: p.localizedPackages, culturePackageMap: p.culturePackageMap,
+    packageRedirects: p.packageRedirects, softPackageReferences: p.softPackageReferences, byteLength: p.byteLength,
+  };
+}
+
+/**
+ * The package graph of a container header: each package's id and the ids it imports, as word
+ * pairs (see PackageImportTable). Checks the whole header as parseContainerHeader does and fails
+ * the same way, but builds no string or object per package.
+ */
+export function parseContainerImports(bytes: Uint8Array, fileName: string, opts: ContainerHeaderOptions = {}): ContainerImports {
+  const p = parseAnyVersion(bytes, fileName, opts, false);
+  return { file: fileName, version: p.version, containerId: p.containerId, main: p.main.table, optionalSegment: p.optional.table, byteLength: p.byteLength };
 }
 
 const indexCache = new WeakMap<ContainerHeader, Map<string, StoreEntry>>();

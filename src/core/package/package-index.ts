@@ -5,9 +5,10 @@
  * packages, from the name (FPackageId = CityHash64 of the lowercased name). UE1/2 packages are
  * named by their file's base name ("Botpack"), as those engines name them.
  */
-import { packageIdFromName } from '../hash/cityhash64.js';
-import { mountPathToPackageName, pluginMounts } from '../install/game-path.js';
-import type { Install, VfsFile } from '../install/install.js';
+import { hexWords, packageIdFromName } from '../hash/cityhash64.js';
+import { mountPathToPackageName, pluginMounts, type PluginMounts } from '../install/game-path.js';
+import type { Install, Provider, VfsFile } from '../install/install.js';
+import { IoStoreContainer } from '../iostore/container.js';
 import { isUAssetFileName, isUe12FileName, withoutExtension } from './package-files.js';
 
 export type PackageKind = 'zen' | 'uasset' | 'ue12';
@@ -23,10 +24,28 @@ export interface IndexedPackage {
 
 /** The package id (16 hex digits of the u64) from the first 8 bytes (little-endian) of a chunk id in hex. */
 export function packageIdOfChunkId(chunkIdHex: string): string {
-  let s = '';
-  for (let i = 14; i >= 0; i -= 2) s += chunkIdHex.slice(i, i + 2);
-  return s;
+  const c = (i: number): number => chunkIdHex.charCodeAt(i);
+  // One flat string: slices joined byte by byte would leave eight pieces per id.
+  return String.fromCharCode(c(14), c(15), c(12), c(13), c(10), c(11), c(8), c(9), c(6), c(7), c(4), c(5), c(2), c(3), c(0), c(1));
 }
+
+/** Value of a hex digit's char code (digits and a-f/A-F; the TOC writes chunk ids in lowercase). */
+function nibble(c: number): number {
+  return c <= 57 ? c - 48 : (c | 0x20) - 87;
+}
+
+/** Bytes `at`..`at + 3` of a chunk id in hex, little-endian: one word of its package id. */
+function chunkIdWord(chunkIdHex: string, at: number): number {
+  let v = 0;
+  for (let i = at + 3; i >= at; i--) v = (v << 8) | (nibble(chunkIdHex.charCodeAt(2 * i)) << 4) | nibble(chunkIdHex.charCodeAt(2 * i + 1));
+  return v >>> 0;
+}
+
+/** The high word of packageIdOfChunkId(chunkIdHex), without making the string. */
+export function packageIdHighOfChunkId(chunkIdHex: string): number { return chunkIdWord(chunkIdHex, 4); }
+
+/** The low word of packageIdOfChunkId(chunkIdHex), without making the string. */
+export function packageIdLowOfChunkId(chunkIdHex: string): number { return chunkIdWord(chunkIdHex, 0); }
 
 /** The 24 hex digits of a package's chunk id of the given type (index 0): the id's bytes little-endian, 0000, 00, type. */
 export function packageChunkIdHex(packageId: string, chunkType: number): string {
@@ -35,63 +54,390 @@ export function packageChunkIdHex(packageId: string, chunkType: number): string 
 
 export const PACKAGE_ID_PATTERN = /^[0-9a-f]{16}$/i;
 
-/** What one file of the install is as a package (its id still to hash for a classic one), or undefined when it is none. */
-function describeFile(f: VfsFile, plugins: ReadonlyMap<string, string>): { name: string; kind: PackageKind; chunkId?: string } | undefined {
+/** Files indexed between two turns of the event loop in buildAsync (a few milliseconds). */
+const FILES_PER_STEP = 16384;
+
+/** FIoChunkId: 12 bytes, the package id in the first 8 (little-endian) for package chunks. */
+const CHUNK_ID_BYTES = 12;
+
+/** PackageKind by its code in the index's kinds array. */
+const KINDS: readonly PackageKind[] = ['zen', 'uasset', 'ue12'];
+const ZEN = 0, UASSET = 1, UE12 = 2;
+
+/*
+ * Names are keyed case-insensitively (as toLowerCase() compares them) by a 32-bit hash of the
+ * lowercased name, FNV-1a over its UTF-16 units. ASCII names are hashed as they stand, lowering
+ * A-Z on the way, and in two parts (the folder's prefix once, then each file's base name), so
+ * indexing makes no lowercased string and no key per package; other names are lowercased whole.
+ */
+const FNV_SEED = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+/**
+ * A hash state for "not ASCII: hash name.toLowerCase() instead" (a state that is -1 by chance
+ * takes that slower way to the same hash).
+ */
+const NOT_ASCII = -1;
+
+/** Hash state after the ASCII units s[from, to), lowercased; NOT_ASCII when one is not ASCII. */
+function hashAscii(h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 128) return NOT_ASCII;
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, FNV_PRIME);
+  }
+  return h;
+}
+
+/** The table hash of a name, from the state after all its units (murmur3's finalizer). */
+function finishHash(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** hashAscii's result for any name: its lowercased units. */
+function lowerNameHash(name: string): number {
+  const h = hashAscii(FNV_SEED, name, 0, name.length);
+  if (h !== NOT_ASCII) return finishHash(h);
+  const lower = name.toLowerCase();
+  let l = FNV_SEED;
+  for (let i = 0; i < lower.length; i++) l = Math.imul(l ^ lower.charCodeAt(i), FNV_PRIME);
+  return finishHash(l);
+}
+
+/** A folder's package name prefix ("/Game/Maps/") and the hash state after it. */
+interface FolderPrefix {
+  name: string;
+  hash: number;
+}
+
+/**
+ * Package names of files, folder by folder: every file of a folder shares its name but for the last
+ * part, so the path mapping runs once per folder (mapping a stand-in file name), not once per file.
+ */
+class FolderNames {
+  private readonly byDir = new Map<string, FolderPrefix | null>();
+  private lastDir: string | undefined;
+  private last: FolderPrefix | null = null;
+
+  constructor(private readonly plugins: PluginMounts) {}
+
+  /** The prefix of the folder of `path`, whose last "/" is at `slash`; null when its files map to no name. */
+  of(path: string, slash: number): FolderPrefix | null {
+    // Files come in path order, so consecutive files mostly share the folder. (A slice compared
+    // with === is several times faster than startsWith, a call into the runtime.)
+    const dir = slash < 0 ? '' : path.slice(0, slash);
+    if (dir === this.lastDir) return this.last;
+    this.last = this.prefixOf(dir);
+    this.lastDir = dir;
+    return this.last;
+  }
+
+  /**
+   * The prefix of a folder. Below a Content folder it is its parent's plus its own name (the path
+   * mapping takes the first Content folder, and the mount name from above it); elsewhere the path
+   * mapping names it.
+   */
+  private prefixOf(dir: string): FolderPrefix | null {
+    let prefix = this.byDir.get(dir);
+    if (prefix !== undefined) return prefix;
+    const slash = dir.lastIndexOf('/');
+    const parent = slash > 0 ? this.prefixOf(dir.slice(0, slash)) : null;
+    if (parent !== null) {
+      const name = `${parent.name}${dir.slice(slash + 1)}/`;
+      const h = parent.hash === NOT_ASCII ? NOT_ASCII : hashAscii(parent.hash, name, parent.name.length, name.length);
+      prefix = { name, hash: h };
+    } else {
+      // "_" has no extension, so the stand-in's name is the prefix plus "_".
+      const name = mountPathToPackageName(`${dir}/_`, this.plugins)?.slice(0, -1);
+      prefix = name === undefined ? null : { name, hash: hashAscii(FNV_SEED, name, 0, name.length) };
+    }
+    this.byDir.set(dir, prefix);
+    return prefix;
+  }
+}
+
+/**
+ * What one file is as a package: its kind code, name hash, and its name as the folder's prefix
+ * plus path[start, end), or as `name` (UE1/2 packages, and names already made). One object,
+ * filled per file, so that describing 250,000 files allocates nothing but the names it must make.
+ */
+interface FileDescription { kind: number; hash: number; prefix: FolderPrefix | null; path: string; start: number; end: number; name: string | undefined }
+
+const described: FileDescription = { kind: 0, hash: 0, prefix: null, path: '', start: 0, end: 0, name: undefined };
+
+/** Where a package file's name ends in its path (it starts after the last "/"): before its extension (game-path.ts). */
+function nameEnd(path: string, slash: number): number {
+  const dot = path.lastIndexOf('.');
+  return dot > slash + 1 ? dot : path.length;
+}
+
+/** Describes f into `described`; false when it is no package. */
+function describeFile(f: VfsFile, folders: FolderNames): boolean {
   const winner = f.providers[0]!.file;
+  const d = described;
   if (winner.chunkType !== undefined) {
-    if (winner.chunkType !== 'ExportBundleData' || winner.chunkId === undefined) return undefined;
-    const name = mountPathToPackageName(f.path, plugins);
-    return name === undefined ? undefined : { name, kind: 'zen', chunkId: winner.chunkId };
+    if (winner.chunkType !== 'ExportBundleData' || winner.chunkId === undefined) return false;
+    d.kind = ZEN;
+  } else if (isUAssetFileName(f.path)) {
+    d.kind = UASSET;
+  } else if (isUe12FileName(f.path)) {
+    const name = withoutExtension(f.path.slice(f.path.lastIndexOf('/') + 1));
+    d.kind = UE12;
+    d.hash = lowerNameHash(name);
+    d.prefix = null;
+    d.name = name;
+    return true;
+  } else {
+    return false;
   }
-  if (isUAssetFileName(f.path)) {
-    const name = mountPathToPackageName(f.path, plugins);
-    return name === undefined ? undefined : { name, kind: 'uasset' };
-  }
-  if (isUe12FileName(f.path)) return { name: withoutExtension(f.path.slice(f.path.lastIndexOf('/') + 1)), kind: 'ue12' };
-  return undefined;
+  // mountPathToPackageName(f.path): the folder's prefix, then the file name without its extension.
+  const path = f.path;
+  const slash = path.lastIndexOf('/');
+  const prefix = folders.of(path, slash);
+  if (prefix === null) return false;
+  const end = nameEnd(path, slash);
+  d.prefix = prefix;
+  d.path = path;
+  d.start = slash + 1;
+  d.end = end;
+  d.name = undefined;
+  const h = prefix.hash === NOT_ASCII ? NOT_ASCII : hashAscii(prefix.hash, path, slash + 1, end);
+  d.hash = h === NOT_ASCII ? lowerNameHash(describedName()) : finishHash(h);
+  return true;
 }
 
-/** A package of the index; a classic package's id is hashed from its name when first asked for. */
+/** The name of the file last described, made once. */
+function describedName(): string {
+  const d = described;
+  d.name ??= d.prefix!.name + d.path.slice(d.start, d.end);
+  return d.name;
+}
+
+/** Whether two names are the same but for case, as toLowerCase() compares them. */
+function sameName(a: string, b: string): boolean {
+  return a === b || a.toLowerCase() === b.toLowerCase();
+}
+
+/** A package of the index; its id is made (from the chunk id's words, or hashed from the name) when first asked for. */
 class Entry implements IndexedPackage {
-  private hashed: string | undefined;
-  constructor(readonly name: string, readonly file: VfsFile, readonly kind: PackageKind, chunkId?: string) {
-    if (chunkId !== undefined) this.hashed = packageIdOfChunkId(chunkId);
-  }
+  private made: string | undefined;
+  constructor(readonly name: string, readonly file: VfsFile, readonly kind: PackageKind, private readonly hi: number, private readonly lo: number) {}
   get id(): string {
-    this.hashed ??= packageIdFromName(this.name);
-    return this.hashed;
+    this.made ??= this.kind === 'zen' ? hexWords(this.hi, this.lo) : packageIdFromName(this.name);
+    return this.made;
   }
 }
 
+/**
+ * pluginMounts(every path of the install), read only for the plugin folders the path mapping asks
+ * about, from the .uplugin files each one lists: no pass over every path for a few descriptors.
+ * The last descriptor of a folder in path order names its mount, as in pluginMounts.
+ */
+class PluginMountsOf extends Map<string, string> {
+  private readonly read = new Set<string>();
+
+  constructor(private readonly install: Install) {
+    super();
+  }
+
+  /** The mount name of the plugin in `folder` (lowercased, as game-path.ts asks). */
+  override get(folder: string): string | undefined {
+    if (!this.read.has(folder)) {
+      this.read.add(folder);
+      const descriptors = this.install.listDir(folder).filter((e) => !e.isDir && e.name.toLowerCase().endsWith('.uplugin')).map((e) => e.path).sort();
+      const name = pluginMounts(descriptors).get(folder);
+      if (name !== undefined) this.set(folder, name);
+    }
+    return super.get(folder);
+  }
+}
+
+/**
+ * The packages of an install. Kept as arrays (a file, its folder's name prefix and a kind per
+ * package, in path order) and an open-addressing table of name hashes, so indexing 250,000
+ * packages makes no object, key, name or lowercased string per package: names and IndexedPackage
+ * objects are made when asked for.
+ */
 export class PackageIndex {
-  private readonly byName = new Map<string, IndexedPackage>();
-  private readonly byFile = new Map<VfsFile, IndexedPackage>();
+  private readonly files: VfsFile[] = [];
+  /** Per package: its folder's name prefix (null for a UE1/2 package, named in `names`). */
+  private readonly prefixes: (FolderPrefix | null)[] = [];
+  /** Per package: its name, once made. */
+  private readonly names: (string | undefined)[] = [];
+  private kinds = new Uint8Array(1024);
+  /** Per package: the table hash of its name. */
+  private hashes = new Int32Array(1024);
+  /** Per IoStore package: its id's high and low words, read from the chunk id while indexing. */
+  private ids = new Uint32Array(2048);
+  /** Slot → package + 1 (0 = empty), at most half full. */
+  private slots = new Int32Array(4096);
+  private readonly entries: (Entry | undefined)[] = [];
   /** Built on first use: hashing every classic package's name costs a few µs each. */
   private byIdCache: Map<string, IndexedPackage> | undefined;
 
+  private constructor(private readonly plugins: PluginMounts) {}
+
   /** Every package file of the install, once per name (the first path in path order wins). */
   static build(install: Install): PackageIndex {
-    const files = [...install.files()];
-    const plugins = pluginMounts(files.map((f) => f.path));
-    const index = new PackageIndex();
-    for (const f of files) {
-      const d = describeFile(f, plugins);
-      if (!d) continue;
-      const key = d.name.toLowerCase();
-      if (index.byName.has(key)) continue;
-      const entry = new Entry(d.name, f, d.kind, d.chunkId);
-      index.byName.set(key, entry);
-      index.byFile.set(f, entry);
+    const steps = PackageIndex.building(install);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * build(), giving the event loop a turn every few thousand files: reads started before it (the
+   * dependency graph's container headers) proceed meanwhile, on the worker pool.
+   */
+  static async buildAsync(install: Install, signal?: AbortSignal): Promise<PackageIndex> {
+    const steps = PackageIndex.building(install);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    }
+  }
+
+  /** The index, built in steps of FILES_PER_STEP files. */
+  private static *building(install: Install): Generator<void, PackageIndex> {
+    const all = install.files();
+    const files: readonly VfsFile[] = Array.isArray(all) ? all : [...all];
+    const index = new PackageIndex(new PluginMountsOf(install));
+    const folders = new FolderNames(index.plugins);
+    for (let from = 0; from < files.length; from += FILES_PER_STEP) {
+      if (from > 0) yield;
+      index.addFiles(files, from, Math.min(files.length, from + FILES_PER_STEP), folders);
     }
     return index;
   }
 
-  get size(): number { return this.byName.size; }
+  /** Indexes files[from, to) (a plain loop: the generator above only steps through). */
+  private addFiles(files: readonly VfsFile[], from: number, to: number, folders: FolderNames): void {
+    for (let i = from; i < to; i++) {
+      if (describeFile(files[i]!, folders) && this.find(described.hash, describedName) < 0) this.add(files[i]!, described);
+    }
+  }
+
+  get size(): number { return this.files.length; }
+
+  /** The package with this name (as toLowerCase() compares; `name` made only for a package of the same hash), or -1. */
+  private find(hash: number, name: () => string): number {
+    const mask = this.slots.length - 1;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const p = this.slots[i]! - 1;
+      if (p < 0) return -1;
+      if (this.hashes[p] === hash && sameName(this.nameOfPackage(p), name())) return p;
+    }
+  }
+
+  /** Package p's name, made once. */
+  private nameOfPackage(p: number): string {
+    let name = this.names[p];
+    if (name === undefined) {
+      const path = this.files[p]!.path;
+      const slash = path.lastIndexOf('/');
+      name = this.prefixes[p]!.name + path.slice(slash + 1, nameEnd(path, slash));
+      this.names[p] = name;
+    }
+    return name;
+  }
+
+  private add(file: VfsFile, d: FileDescription): void {
+    const p = this.files.length;
+    if ((p + 1) * 2 > this.slots.length) this.growSlots();
+    if (p === this.kinds.length) {
+      const kinds = new Uint8Array(p * 2);
+      kinds.set(this.kinds);
+      this.kinds = kinds;
+      const hashes = new Int32Array(p * 2);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+      const ids = new Uint32Array(p * 4);
+      ids.set(this.ids);
+      this.ids = ids;
+    }
+    this.files.push(file);
+    this.prefixes.push(d.prefix);
+    this.names.push(d.name);
+    this.kinds[p] = d.kind;
+    this.hashes[p] = d.hash;
+    if (d.kind === ZEN) this.setZenId(p, file.providers[0]!);
+    this.place(p);
+  }
+
+  /**
+   * An IoStore package's id words: the first 8 bytes of its chunk id, read from the container's TOC
+   * (a chunk id string is a slice of a long one, slow to read a character at a time), else parsed.
+   */
+  private setZenId(p: number, winner: Provider): void {
+    const { archive, file } = winner;
+    const chunkIds = archive instanceof IoStoreContainer ? archive.toc.chunkIds : undefined;
+    const at = file.ref * CHUNK_ID_BYTES;
+    if (chunkIds !== undefined && Number.isInteger(file.ref) && at >= 0 && at + CHUNK_ID_BYTES <= chunkIds.length) {
+      this.ids[2 * p] = (chunkIds[at + 4]! | (chunkIds[at + 5]! << 8) | (chunkIds[at + 6]! << 16) | (chunkIds[at + 7]! << 24)) >>> 0;
+      this.ids[2 * p + 1] = (chunkIds[at]! | (chunkIds[at + 1]! << 8) | (chunkIds[at + 2]! << 16) | (chunkIds[at + 3]! << 24)) >>> 0;
+    } else {
+      this.ids[2 * p] = packageIdHighOfChunkId(file.chunkId!);
+      this.ids[2 * p + 1] = packageIdLowOfChunkId(file.chunkId!);
+    }
+  }
+
+  private place(p: number): void {
+    const mask = this.slots.length - 1;
+    let i = this.hashes[p]! & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = p + 1;
+  }
+
+  private growSlots(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    for (let p = 0; p < this.files.length; p++) this.place(p);
+  }
+
+  /** Package i of packages() (0 ≤ i < size). */
+  at(i: number): IndexedPackage {
+    let e = this.entries[i];
+    if (e === undefined) {
+      this.checked(i);
+      e = new Entry(this.nameOfPackage(i), this.files[i]!, KINDS[this.kinds[i]!]!, this.ids[2 * i]!, this.ids[2 * i + 1]!);
+      this.entries[i] = e;
+    }
+    return e;
+  }
+
+  /** at(i).name without making the object: for readers of every package (the dependency graph). */
+  nameAt(i: number): string { return this.nameOfPackage(this.checked(i)); }
+
+  /** at(i).kind without making the object. */
+  kindAt(i: number): PackageKind { return KINDS[this.kinds[this.checked(i)]!]!; }
+
+  /**
+   * The high word of at(i).id, and below its low word, without making a string when the package is
+   * an IoStore one (its chunk id's words, read while indexing); a classic package's id is hashed.
+   */
+  idHighAt(i: number): number {
+    return this.kinds[this.checked(i)] === ZEN ? this.ids[2 * i]! : parseInt(this.at(i).id.slice(0, 8), 16);
+  }
+
+  idLowAt(i: number): number {
+    return this.kinds[this.checked(i)] === ZEN ? this.ids[2 * i + 1]! : parseInt(this.at(i).id.slice(8), 16);
+  }
+
+  private checked(i: number): number {
+    if (!(i >= 0 && i < this.files.length)) throw new RangeError(`package ${i} is not in the index of ${this.files.length}`);
+    return i;
+  }
 
   private get byId(): Map<string, IndexedPackage> {
     if (!this.byIdCache) {
       this.byIdCache = new Map();
-      for (const p of this.byName.values()) if (!this.byIdCache.has(p.id)) this.byIdCache.set(p.id, p);
+      for (const p of this.packages()) if (!this.byIdCache.has(p.id)) this.byIdCache.set(p.id, p);
     }
     return this.byIdCache;
   }
@@ -100,14 +446,22 @@ export class PackageIndex {
   byPackageId(id: string): IndexedPackage | undefined { return this.byId.get(id.toLowerCase()); }
 
   /** The package with this name, case-insensitive ("/Game/Maps/A", "Botpack"). */
-  byPackageName(name: string): IndexedPackage | undefined { return this.byName.get(name.toLowerCase()); }
+  byPackageName(name: string): IndexedPackage | undefined {
+    const p = this.find(lowerNameHash(name), () => name);
+    return p < 0 ? undefined : this.at(p);
+  }
 
-  /** The package a file of the install is. */
-  ofFile(file: VfsFile): IndexedPackage | undefined { return this.byFile.get(file); }
+  /** The package a file of the install is (undefined for a file whose name an earlier path took). */
+  ofFile(file: VfsFile): IndexedPackage | undefined {
+    const p = describeFile(file, new FolderNames(this.plugins)) ? this.find(described.hash, describedName) : -1;
+    return p >= 0 && this.files[p] === file ? this.at(p) : undefined;
+  }
 
   /** The name of a package id the install holds. */
   nameOf(id: string): string | undefined { return this.byId.get(id)?.name; }
 
   /** Every package, in path order. */
-  packages(): IterableIterator<IndexedPackage> { return this.byName.values(); }
+  *packages(): IterableIterator<IndexedPackage> {
+    for (let i = 0; i < this.files.length; i++) yield this.at(i);
+  }
 }
