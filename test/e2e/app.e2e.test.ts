@@ -6,9 +6,8 @@
  * fails the test.
  */
 import { join } from 'node:path';
-import { type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, haveChromium, poll, startWebSession, type WebSession } from './web-session.js';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, haveChromium, poll, useWebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { checkPackageViews } from './package-views.js';
 
@@ -16,92 +15,81 @@ const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const PAKS = corpus('pak');
 
 describe.skipIf(!haveChromium)('PakScope in Chromium (browser host)', () => {
-  let session: WebSession;
-  let page: Page;
-  let problems: string[];
-
-  beforeAll(async () => {
-    session = await startWebSession(UNCOMPRESSED);
-    ({ page, problems } = session);
-  }, 180_000);
-
-  afterAll(async () => {
-    await session?.close();
-  });
+  const web = useWebSession(UNCOMPRESSED);
 
   it('browses, filters, shows details, verifies and views files', async () => {
-    expect(session.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
-    await page.goto(session.url);
+    expect(web.session.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    await web.page.goto(web.session.url);
 
     // The install given on the command line is open: its top level shows.
-    const tree = page.getByTestId('tree');
+    const tree = web.page.getByTestId('tree');
     const rowTexts = async () => (await tree.locator('.row').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
     await poll(rowTexts).toEqual(['CUE4ParseFixtures 111 2.35 MiB']);
-    await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    await poll(() => web.page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
     // The token left the address bar.
-    expect(page.url()).not.toContain('token=');
+    expect(web.page.url()).not.toContain('token=');
 
     // Expand with the mouse, then with the keyboard.
     await tree.locator('.row[data-path="CUE4ParseFixtures"]').click();
     await tree.locator('.row[data-path="CUE4ParseFixtures/Content"]').waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowRight');
+    await web.page.keyboard.press('ArrowDown');
+    await web.page.keyboard.press('ArrowRight');
     await tree.locator('.row[data-path="CUE4ParseFixtures/Content/Fixtures"]').waitFor();
     expect(await tree.locator('.row[aria-expanded="true"]').count()).toBe(2);
 
     // Filter: the matches show, with their count.
-    await page.getByTestId('filter').fill('AC_Fixture');
-    await poll(() => page.getByTestId('match-count').textContent()).toMatch(/^\s*1 match\s*$/);
+    await web.page.getByTestId('filter').fill('AC_Fixture');
+    await poll(() => web.page.getByTestId('match-count').textContent()).toMatch(/^\s*1 match\s*$/);
     const file = tree.locator('.row[data-path="CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset"]');
     await file.click();
 
     // Details: container, chunk id, chunk type, size.
-    await poll(() => page.getByTestId('detail-container').textContent()).toBe('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    expect(await page.getByTestId('detail-chunk-id').textContent()).toBe('e8620d51d9463ec000000001');
-    expect(await page.getByTestId('detail-chunk-type').textContent()).toBe('ExportBundleData');
-    expect(await page.getByTestId('detail-size').textContent()).toBe('1.68 KiB (1,721 bytes)');
+    await poll(() => web.page.getByTestId('detail-container').textContent()).toBe('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    expect(await web.page.getByTestId('detail-chunk-id').textContent()).toBe('e8620d51d9463ec000000001');
+    expect(await web.page.getByTestId('detail-chunk-type').textContent()).toBe('ExportBundleData');
+    expect(await web.page.getByTestId('detail-size').textContent()).toBe('1.68 KiB (1,721 bytes)');
 
     // Verify the stored hash in the UI.
-    await page.getByTestId('verify').click();
-    await poll(() => page.getByTestId('verify-result').textContent()).toContain('BLAKE3 matches');
+    await web.page.getByTestId('verify').click();
+    await poll(() => web.page.getByTestId('verify-result').textContent()).toContain('BLAKE3 matches');
 
     // The hex view shows the file's first bytes.
-    const hex = page.getByTestId('hex-view');
+    const hex = web.page.getByTestId('hex-view');
     await hex.locator('.line').first().waitFor();
     expect(await hex.locator('.line').count()).toBeLessThan(120); // virtualized: 1,721 bytes would be 108 rows
     expect(await hex.locator('.line').first().textContent()).toMatch(/^00000000\s*[0-9A-F]{2}( [0-9A-F]{2}){7}  [0-9A-F]{2}( [0-9A-F]{2}){7}/);
-    await page.screenshot({ path: join(ARTIFACTS, 'e2e-iostore.png') });
+    await web.page.screenshot({ path: join(ARTIFACTS, 'e2e-iostore.png') });
 
     // Open a second install by typing its path; read a text file in Monaco.
-    await page.getByTestId('path-input').fill(PAKS);
-    await page.getByTestId('path-input').press('Enter');
-    await poll(() => page.getByTestId('containers').textContent()).toContain('repak_pack_v11_compress_encrypt_encryptindex');
-    await poll(() => page.getByTestId('containers').textContent()).toContain('no AES key given');
-    await page.getByTestId('filter').fill('root/test.txt');
+    await web.page.getByTestId('path-input').fill(PAKS);
+    await web.page.getByTestId('path-input').press('Enter');
+    await poll(() => web.page.getByTestId('containers').textContent()).toContain('repak_pack_v11_compress_encrypt_encryptindex');
+    await poll(() => web.page.getByTestId('containers').textContent()).toContain('no AES key given');
+    await web.page.getByTestId('filter').fill('root/test.txt');
     const txt = tree.locator('.row[data-path="mount/point/root/test.txt"]');
     await txt.click();
-    await poll(() => page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
-    const text = page.getByTestId('text-view');
+    await poll(() => web.page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
+    const text = web.page.getByTestId('text-view');
     // Monaco draws spaces as no-break spaces.
     await poll(async () => (await text.locator('.view-lines').textContent())?.replace(/\u00a0/g, ' ')).toContain('Lorem ipsum dolor sit amet');
-    await page.getByTestId('verify').click();
-    await poll(() => page.getByTestId('verify-result').textContent()).toContain('SHA1 matches');
-    await page.screenshot({ path: join(ARTIFACTS, 'e2e-pak-text.png') });
+    await web.page.getByTestId('verify').click();
+    await poll(() => web.page.getByTestId('verify-result').textContent()).toContain('SHA1 matches');
+    await web.page.screenshot({ path: join(ARTIFACTS, 'e2e-pak-text.png') });
 
     // A path that does not exist: a dismissible banner, and the app keeps going.
-    await page.getByTestId('path-input').fill('/no/such/folder');
-    await page.getByTestId('path-input').press('Enter');
-    await poll(() => page.getByTestId('banner').textContent()).toContain('cannot open /no/such/folder');
-    await page.getByTestId('banner').getByTitle('Dismiss').click();
-    expect(await page.getByTestId('banner').count()).toBe(0);
-    expect(await page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
+    await web.page.getByTestId('path-input').fill('/no/such/folder');
+    await web.page.getByTestId('path-input').press('Enter');
+    await poll(() => web.page.getByTestId('banner').textContent()).toContain('cannot open /no/such/folder');
+    await web.page.getByTestId('banner').getByTitle('Dismiss').click();
+    expect(await web.page.getByTestId('banner').count()).toBe(0);
+    expect(await web.page.getByTestId('detail-container').textContent()).toBe('repak_pack_v9_compress');
 
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   }, 30_000);
 
   // Same host and browser: one build of the renderer for both (package-views.ts has the steps).
   it('opens packages of every format, their tabs and the dependency graph', async () => {
-    await checkPackageViews(page, ARTIFACTS);
-    expect(problems).toEqual([]);
+    await checkPackageViews(web.page, ARTIFACTS);
+    expect(web.problems).toEqual([]);
   }, 30_000);
 });

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const CHROMIUM = process.env['PAKSCOPE_CHROMIUM'] ?? '/usr/bin/chromium';
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -91,4 +91,23 @@ function startHost(path: string, configDir: string): Promise<{ child: ChildProce
     });
     child.on('exit', (code) => fail(new Error(`npm run web exited with ${code}:\n${out}\n${err}`)));
   });
+}
+
+/**
+ * Registers beforeAll/afterAll for a describe block: a session on `path`, started once for its
+ * tests and closed after them. Read `.page`, `.problems` and `.session` inside the tests.
+ */
+export function useWebSession(path: string): { readonly session: WebSession; readonly page: Page; readonly problems: string[] } {
+  let session: WebSession | undefined;
+  beforeAll(async () => { session = await startWebSession(path); }, 180_000);
+  afterAll(async () => { await session?.close(); });
+  const started = (): WebSession => {
+    if (!session) throw new Error('the web session has not started');
+    return session;
+  };
+  return {
+    get session() { return started(); },
+    get page() { return started().page; },
+    get problems() { return started().problems; },
+  };
 }
