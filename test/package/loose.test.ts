@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInstall } from '../../src/core/install/install.js';
 import { contentFolderMountPath, looseMountPath } from '../../src/core/install/loose-folder.js';
 import { InstallPackages, openPackageFile } from '../../src/core/package/open-package.js';
+import { installPackageProperties } from '../../src/core/properties/open.js';
 import { corpus } from '../support/corpus.js';
 import { makeTempDir, removeTempDirs, writeContainer } from '../fixtures/toc-writer.js';
 
@@ -144,6 +145,10 @@ describe('Zen packages exported raw into a folder', () => {
       expect(opened.warnings[0]).toMatch(/read as a Zen package with the \w+ layout/);
       // The export map in stored order, as the container holds it.
       expect(opened.model.exports.map((e) => e.name)).toEqual(['BodySetup_0', 'NavCollision_0', 'SM_Cube']);
+      // Its properties read the same way (pakscope props, the Properties tab).
+      const props = await installPackageProperties(new InstallPackages(install), 'Game/Meshes/SM_Cube.uasset');
+      expect(props.warnings[0]).toMatch(/read as a Zen package/);
+      expect(props.properties.exports.map((e) => e.name)).toEqual(['BodySetup_0', 'NavCollision_0', 'SM_Cube']);
     } finally {
       await install.close();
     }

@@ -349,7 +349,7 @@ const ZEN_LAYOUTS_NEWEST_FIRST: readonly ZenLayout[] = [
  * A Zen package saved as a file (retoc's .uzenasset, a chunk written by `cat`): read with the
  * engine's layout when given, else with the newest layout that reads it without a complaint.
  */
-function parseZenFile(bytes: Uint8Array, fileName: string, engine: EngineVersion | undefined): ZenPackage {
+export function parseZenFile(bytes: Uint8Array, fileName: string, engine: EngineVersion | undefined): ZenPackage {
   if (engine !== undefined) return parseZenPackage(bytes, fileName, { layout: engineRelease(engine).zenLayout, engine });
   let first: unknown;
   for (const layout of ZEN_LAYOUTS_NEWEST_FIRST) {

@@ -4,9 +4,9 @@
  * package of an install (by name, path or id, through core/package's InstallPackages).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { EngineVersion, ZenLayout, engineRelease, parseEngineVersion } from '../engine-versions.js';
+import { ZenLayout, engineRelease, parseEngineVersion } from '../engine-versions.js';
 import { FormatError } from '../errors.js';
-import type { InstallPackages } from '../package/open-package.js';
+import { parseZenFile, type InstallPackages } from '../package/open-package.js';
 import { COMPANION_EXTENSIONS, extensionOf, isUe12FileName, withoutExtension } from '../package/package-files.js';
 import { detectClassicPackage } from '../package-model.js';
 import { parseUAsset } from '../uasset/parse.js';
@@ -15,7 +15,6 @@ import { parseUe12Package } from '../ue12/package.js';
 import type { Usmap } from '../usmap/types.js';
 import { resolvePackage } from '../zen/resolve.js';
 import type { ZenPackage } from '../zen/types.js';
-import { parseZenPackage } from '../zen/zen-package.js';
 import { uassetProperties, zenProperties } from './package.js';
 import type { PackageProperties } from './types.js';
 import { ue12Properties } from './ue12.js';
@@ -59,6 +58,11 @@ export async function installPackageProperties(packages: InstallPackages, ref: s
     return { properties: zenProperties(pkg, bytes, resolved, { mappings: opts.mappings, engine, offsets: opts.offsets }), path: loc.path, warnings };
   }
   if (loc.kind === 'ue12') return { properties: ue12Properties(parseUe12Package(bytes, loc.path), bytes, { offsets: opts.offsets }), path: loc.path, warnings };
+  if (detectClassicPackage(bytes).kind === 'unknown') {
+    // A Zen package exported raw as .uasset (no package tag), as InstallPackages.open reads it.
+    const zen = zenFileProperties(bytes, loc.path, opts);
+    if (zen) return zen;
+  }
   const uexpFile = packages.install.file(`${withoutExtension(loc.path)}.uexp`);
   const uexp = uexpFile ? await uexpFile.providers[0]!.archive.read(uexpFile.providers[0]!.file.ref) : undefined;
   const pkg = parseUAsset(bytes, loc.path, {
@@ -70,12 +74,6 @@ export async function installPackageProperties(packages: InstallPackages, ref: s
   return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets }), path: loc.path, warnings };
 }
 
-/** Zen layouts tried on a Zen package file with nothing to tell its engine, newest first. */
-const ZEN_LAYOUTS_NEWEST_FIRST: readonly ZenLayout[] = [
-  ZenLayout.VerseCells, ZenLayout.BulkDataMapPadding, ZenLayout.DependencyBundles, ZenLayout.BulkDataMap,
-  ZenLayout.ZenSummary, ZenLayout.PackageSummary,
-];
-
 /** Reads the properties of every export of one package file on disk. */
 export async function packageFileProperties(path: string, opts: OpenPropertiesOptions = {}): Promise<OpenedProperties> {
   const bytes = new Uint8Array(await readFile(path));
@@ -85,12 +83,7 @@ export async function packageFileProperties(path: string, opts: OpenPropertiesOp
     return { properties: ue12Properties(parseUe12Package(bytes, path), bytes, { offsets: opts.offsets }), path, warnings };
   }
   if (kind.kind === 'ue3') throw new FormatError(path, 'package header', 4, olderEngineDescription(kind.fileVersion!, kind.licensee!));
-  if (kind.kind === 'unknown') {
-    const engine = opts.engine !== undefined ? parseEngineVersion(opts.engine) : undefined;
-    const pkg = parseZenFile(bytes, path, engine);
-    warnings.push(`read as a Zen package with the ${ZenLayout[pkg.layout]} layout; /Script references are shown by hash (no global container)`);
-    return { properties: zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine, offsets: opts.offsets }), path, warnings };
-  }
+  if (kind.kind === 'unknown') return zenFileProperties(bytes, path, opts, true)!;
   let uexp: Uint8Array | undefined;
   if (!COMPANION_EXTENSIONS.includes(extensionOf(path))) {
     const uexpPath = `${withoutExtension(path)}.uexp`;
@@ -101,17 +94,19 @@ export async function packageFileProperties(path: string, opts: OpenPropertiesOp
   return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets }), path, warnings };
 }
 
-function parseZenFile(bytes: Uint8Array, fileName: string, engine: EngineVersion | undefined): ZenPackage {
-  if (engine !== undefined) return parseZenPackage(bytes, fileName, { layout: engineRelease(engine).zenLayout, engine });
-  let first: FormatError | undefined;
-  for (const layout of ZEN_LAYOUTS_NEWEST_FIRST) {
-    try {
-      const pkg = parseZenPackage(bytes, fileName, { layout });
-      if (pkg.warnings.length === 0) return pkg;
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      first ??= e;
-    }
+/**
+ * The properties of a Zen package saved as a file. Undefined when it does not read as one, unless
+ * `final` (or an engine is given): then the Zen reader's error is thrown.
+ */
+function zenFileProperties(bytes: Uint8Array, path: string, opts: OpenPropertiesOptions, final = false): OpenedProperties | undefined {
+  const engine = opts.engine !== undefined ? parseEngineVersion(opts.engine) : undefined;
+  let pkg: ZenPackage;
+  try {
+    pkg = parseZenFile(bytes, path, engine);
+  } catch (e) {
+    if (final || engine !== undefined || !(e instanceof FormatError)) throw e;
+    return undefined;
   }
-  throw first ?? new FormatError(fileName, 'package header', 0, 'not an Unreal package');
+  const warnings = [`read as a Zen package with the ${ZenLayout[pkg.layout]} layout; /Script references are shown by hash (no global container)`];
+  return { properties: zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine, offsets: opts.offsets }), path, warnings };
 }
