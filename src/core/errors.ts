@@ -54,3 +54,8 @@ export function isInputError(e: unknown): boolean {
     e instanceof KeyError ||
     (e instanceof Error && ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES'].includes((e as NodeJS.ErrnoException).code ?? ''));
 }
+
+/** `e` as an Error (a thrown non-Error is wrapped), for results that carry errors instead of throwing them. */
+export function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

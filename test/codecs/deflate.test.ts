@@ -42,3 +42,33 @@ describe.each([
     }
   });
 });
+
+describe.each([
+  ['Zlib', (d: Uint8Array) => deflateSync(d)],
+  ['Gzip', (d: Uint8Array) => gzipSync(d)],
+])('%s into a given buffer (one zlib stream reused per thread)', (name, compress) => {
+  const codec = getCodec(name);
+
+  it('decodes in place without touching the bytes around, also after a corrupt block', () => {
+    expect(typeof codec.decodeInto).toBe('function');
+    const packed = compress(text);
+    const around = new Uint8Array(text.length + 8).fill(0xee);
+    for (let round = 0; round < 3; round++) {
+      expect(() => codec.decodeInto!(new Uint8Array(40).fill(0x5a), around.subarray(4, 4 + text.length))).toThrow(DecodeError);
+      around.fill(0xee);
+      codec.decodeInto!(packed, around.subarray(4, 4 + text.length));
+      expect(Buffer.from(around.subarray(4, 4 + text.length)).equals(text)).toBe(true);
+      expect([...around.subarray(0, 4), ...around.subarray(4 + text.length)]).toEqual(Array(8).fill(0xee));
+    }
+  });
+
+  it('tells a buffer too small or too large, and a stream cut short', () => {
+    const packed = compress(noise);
+    expect(() => codec.decodeInto!(packed, new Uint8Array(noise.length - 1))).toThrow(`block decodes to more than the declared ${noise.length - 1} bytes`);
+    expect(() => codec.decodeInto!(packed, new Uint8Array(noise.length + 1))).toThrow(`block decodes to ${noise.length} bytes but ${noise.length + 1} are declared`);
+    expect(() => codec.decodeInto!(packed.subarray(0, packed.length - 5), new Uint8Array(noise.length))).toThrow(/does not decode \(unexpected end of file\)/);
+    // Bytes after the stream's end are ignored, as inflateSync ignores them.
+    const trailed = Buffer.concat([packed, Buffer.alloc(7)]);
+    expect(Buffer.from(codec.decode(trailed, noise.length)).equals(noise)).toBe(true);
+  });
+});

@@ -6,7 +6,7 @@
  * key tried first); files written by a worker; cancellation; a worker dying in a batch; and the
  * worker's own parts (open files, exclusive writes).
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,17 +248,16 @@ describe('pool mechanics of plans', () => {
     const c = new AbortController();
     const write = (i: number): Promise<string> => {
       const target = join(out, `f${i}`);
-      return pooled.writeChunkToFile(w.entries[i]!.entryIndex, { temp: `${target}.partial`, target, checkTarget: true }, c.signal)
-        .catch((err: unknown) => (err === c.signal.reason ? 'rejected' : Promise.reject(err)));
+      return pooled.writeChunkToFile(w.entries[i]!.entryIndex, { temp: `${target}.partial`, target, checkTarget: true }, c.signal);
     };
     const first = w.entries.slice(0, 30).map((_, i) => write(i));
     await new Promise((resolve) => setImmediate(resolve)); // the first tasks are out
     c.abort(new Error('stop'));
     const rest = w.entries.slice(30).map((_, i) => write(30 + i));
     const results = await Promise.all([...first, ...rest]);
-    // Jobs not sent were rejected; sent ones finished or stopped; nothing is half there.
-    expect(results.slice(30).every((r) => r === 'rejected')).toBe(true);
-    expect(results.slice(0, 30).some((r) => r !== 'rejected')).toBe(true);
+    // Jobs not sent were cancelled; sent ones finished or stopped; nothing is half there.
+    expect(results.slice(30).every((r) => r === 'cancelled')).toBe(true);
+    expect(results.every((r) => r === 'written' || r === 'cancelled')).toBe(true);
     for (const [i, r] of results.entries()) {
       const target = join(out, `f${i}`);
       expect(existsSync(`${target}.partial`)).toBe(false);
@@ -272,6 +271,19 @@ describe('pool mechanics of plans', () => {
       return pooled.writeChunkToFile(e.entryIndex, { temp: `${target}.partial`, target, checkTarget: true });
     }));
     expect(written.every((r) => r === 'written')).toBe(true);
+    // Many files in one job: each has its own result, a bad one fails alone.
+    const batch = await makeTempDir();
+    const targets = w.entries.map((_, i) => ({ temp: join(batch, `f${i}.partial`), target: join(batch, `f${i}`), checkTarget: true }));
+    const refs = w.entries.map((e) => e.entryIndex);
+    refs[7] = 1_000_000;
+    const results2 = await pooled.writeChunksToFiles(refs, targets);
+    expect(results2.filter((r) => r === 'written')).toHaveLength(59);
+    expect(results2[7]).toBeInstanceOf(RangeError);
+    for (const [i, e] of w.entries.entries()) {
+      if (i === 7) expect(existsSync(targets[7]!.target)).toBe(false);
+      else expect(same(new Uint8Array(await readFile(targets[i]!.target)), e.bytes)).toBe(true);
+    }
+    expect(readdirSync(batch).some((n) => n.endsWith('.partial'))).toBe(false);
     expect(readdirSync(again)).toHaveLength(60);
   });
 
@@ -320,7 +332,7 @@ describe('worker parts', () => {
     expect(files.openCount).toBe(0);
   });
 
-  it('writePlannedFile creates its temporary file exclusively and stops when asked', async () => {
+  it('writePlannedFile writes a new file straight to its name, else through its temporary name, never through a symlink', async () => {
     const dir = await makeTempDir();
     const src = join(dir, 'src.bin');
     const data = randomBytesSeeded(5000, 11);
@@ -330,15 +342,32 @@ describe('worker parts', () => {
     const plan: BlockPlan = { files: [src], codecs: ['None'], size: 3000, blocks };
     const reader = new ReadOnlyFiles();
     const scratch = new Scratch();
-    expect(same(runBlockPlan(plan, reader, scratch)!, data.subarray(100, 3100))).toBe(true);
+    const want = data.subarray(100, 3100);
+    expect(same(runBlockPlan(plan, reader, scratch)!, want)).toBe(true);
     const target = join(dir, 'out.bin');
+    // Nothing at the name: written there, the temporary name never made.
+    expect(writePlannedFile(plan, { temp: `${target}.t1`, target, checkTarget: true }, reader, scratch, () => false)).toBe('written');
+    expect(same(new Uint8Array(await readFile(target)), want)).toBe(true);
+    expect(existsSync(`${target}.t1`)).toBe(false);
+    // Something at the name and at the temporary name: refused, both left as they were.
     writeFileSync(`${target}.tmp`, 'planted');
     expect(() => writePlannedFile(plan, { temp: `${target}.tmp`, target, checkTarget: false }, reader, scratch, () => false)).toThrow(/EEXIST/);
-    expect(existsSync(target)).toBe(false);
-    expect(writePlannedFile(plan, { temp: `${target}.t2`, target, checkTarget: false }, reader, scratch, () => true)).toBe('cancelled');
-    expect(existsSync(`${target}.t2`) || existsSync(target)).toBe(false);
-    expect(writePlannedFile(plan, { temp: `${target}.t3`, target, checkTarget: false }, reader, scratch, () => false)).toBe('written');
-    expect(same(new Uint8Array(await readFile(target)), data.subarray(100, 3100))).toBe(true);
+    expect(readFileSync(`${target}.tmp`, 'utf8')).toBe('planted');
+    // Cancelled: nothing of this write is left.
+    const fresh = join(dir, 'fresh.bin');
+    expect(writePlannedFile(plan, { temp: `${fresh}.t2`, target: fresh, checkTarget: false }, reader, scratch, () => true)).toBe('cancelled');
+    expect(existsSync(`${fresh}.t2`) || existsSync(fresh)).toBe(false);
+    // A symlink at the name is never followed: left alone under checkTarget, replaced (not written through) without.
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'keep me');
+    const link = join(dir, 'link.bin');
+    symlinkSync(outside, link);
+    expect(writePlannedFile(plan, { temp: `${link}.t3`, target: link, checkTarget: true }, reader, scratch, () => false)).toBe('exists');
+    expect(same(new Uint8Array(await readFile(`${link}.t3`)), want)).toBe(true);
+    expect(writePlannedFile(plan, { temp: `${link}.t4`, target: link, checkTarget: false }, reader, scratch, () => false)).toBe('written');
+    expect(lstatSync(link).isSymbolicLink()).toBe(false);
+    expect(same(new Uint8Array(await readFile(link)), want)).toBe(true);
+    expect(readFileSync(outside, 'utf8')).toBe('keep me');
     reader.closeAll();
   });
 });

@@ -4,7 +4,7 @@
  * cancellation, and two threads that really run at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,8 @@ import { parseAesKey } from '../../src/core/crypto/keys.js';
 import { DecodeError, UnsupportedCodecError, isInputError } from '../../src/core/errors.js';
 import { checkChunkHash } from '../../src/core/hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, type BlockJob } from '../../src/core/workers/block-job.js';
+import { addPlanBlock, type BlockPlan } from '../../src/core/workers/block-plan.js';
+import type { WriteTarget } from '../../src/core/workers/file-write.js';
 import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../src/core/workers/pool.js';
 import { chunkJobs, loadContainer, type RealContainer } from '../codecs/real-chunks.js';
 import { oodleTrapBlock } from '../codecs/oodle-trap-block.js';
@@ -49,6 +51,20 @@ export { hash };
 const sleep = new Int32Array(new SharedArrayBuffer(4));
 export default async function (task) {
   const first = task.jobs[0];
+  // Write jobs file by file (sharing the job's flags); a plan with codec "crash" kills the thread.
+  if (first?.kind === 'write') {
+    const replies = [];
+    for (const job of task.jobs) {
+      const value = [];
+      for (let i = 0; i < job.files.length; i++) {
+        if (job.files[i].plan.codecs[0] === 'crash') process.exit(3);
+        const one = { jobs: [{ kind: 'write', files: [job.files[i]], fileFlags: new Int32Array(job.fileFlags.buffer, 4 * i, 1) }] };
+        value.push(...(await runTask(one)).replies[0].value);
+      }
+      replies.push({ ok: true, value });
+    }
+    return { replies };
+  }
   const block = first?.kind === 'decode' ? first.blocks[0] : undefined;
   if (block?.codec === 'crash') process.exit(3);
   if (block?.codec !== 'barrier') return runTask(task);
@@ -182,6 +198,28 @@ describe('worker pool', () => {
     const results = await Promise.allSettled([job('crash'), zlibJob('one'), zlibJob('two'), zlibJob('three')].map((j) => pool.decode([j])));
     expect(results[0]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/^block decoder worker failed: /) } });
     expect(results.slice(1).map((r) => (r.status === 'fulfilled' ? Buffer.from(r.value[0]!).toString() : r.reason))).toEqual(['one', 'two', 'three']);
+  });
+
+  it('when a worker dies in a write job, files it wrote are not written again and only the file that killed it fails', async () => {
+    const pool = newPool({ threads: 1, workerFile: writeTestWorker() });
+    const dir = mkdtempSync(join(tmp, 'writes-'));
+    const src = join(dir, 'src.bin');
+    writeFileSync(src, Buffer.from('0123456789abcdefghij'));
+    const plan = (at: number, codec = 'None'): BlockPlan => {
+      const blocks: number[] = [];
+      addPlanBlock(blocks, { file: 0, offset: at, stored: 5, compressed: 5, uncompressed: 5, codec: 0, encrypted: false, at: 0, skip: 0, take: 5 });
+      return { files: [src], codecs: [codec], size: 5, blocks };
+    };
+    const to = (name: string): WriteTarget => ({ temp: join(dir, `${name}.partial`), target: join(dir, name), checkTarget: true });
+    const files = [plan(0), plan(5), plan(10, 'crash'), plan(15)].map((p, i) => ({ plan: p, to: to(`f${i}`) }));
+    // f0 and f1 are written before the worker dies: the retry finds them done (O_EXCL would refuse to write them again).
+    const results = await pool.writePlans(files);
+    expect(results.slice(0, 2)).toEqual(['written', 'written']);
+    expect(results[2]).toBeInstanceOf(Error);
+    expect((results[2] as Error).message).toMatch(/^block decoder worker failed: /);
+    expect(results[3]).toBe('written');
+    expect(['f0', 'f1', 'f3'].map((n) => readFileSync(join(dir, n), 'utf8'))).toEqual(['01234', '56789', 'fghij']);
+    expect(existsSync(join(dir, 'f2')) || readdirSync(dir).some((n) => n.endsWith('.partial'))).toBe(false);
   });
 
   it('runs two tasks on two threads at the same time (and one thread cannot)', async () => {

@@ -10,6 +10,11 @@ export interface Codec {
   /** Canonical name as the engine writes it in method tables: None, Zlib, Gzip, LZ4, Oodle, Zstd. */
   readonly name: string;
   decode(input: Uint8Array, uncompressedSize: number): Uint8Array;
+  /**
+   * Where the codec can: decodes into `out`, which must come out exactly full (its length is the
+   * declared size), with the same checks and errors as decode. Saves a buffer and a copy per block.
+   */
+  decodeInto?(input: Uint8Array, out: Uint8Array): void;
 }
 
 /**

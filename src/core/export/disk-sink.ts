@@ -2,7 +2,8 @@
  * Writes exported files below a folder without ever writing outside it:
  * - names were checked by safe-path.ts;
  * - folders are created one level at a time, and an existing entry on the way must be a real
- *   folder, or a symlink whose target (realpath) is inside the output folder;
+ *   folder, or a symlink whose target (realpath) is inside the output folder (synchronously: a
+ *   folder is made once for many files, and a promise round trip per step cost more than the step);
  * - each file is written to a fresh temporary name opened with O_CREAT|O_EXCL|O_NOFOLLOW and
  *   renamed into place when complete: rename replaces a symlink at the final name instead of
  *   following it, a cancelled or failed file leaves nothing behind, and no reader sees half a file;
@@ -11,7 +12,7 @@
  * the same steps): their bytes never come to this thread.
  */
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { CREATE_NEW, type WriteTarget } from '../workers/file-write.js';
 import { basename, dirname, sep } from 'node:path';
@@ -23,8 +24,8 @@ import type { ConflictPolicy } from './types.js';
 const MAX_COPIES = 10_000;
 
 export class DiskSink implements ExportSink {
-  /** Folder checks by relative path ('' = the root), each done once. */
-  private readonly folders = new Map<string, Promise<string>>();
+  /** Folders checked or made, by relative path ('' = the root), each done once. */
+  private readonly folders = new Map<string, string>();
   /** Final names (lowercased absolute paths) claimed in this run, so keep-both never picks one twice. */
   private readonly claimed = new Set<string>();
   /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
@@ -49,9 +50,9 @@ export class DiskSink implements ExportSink {
   }
 
   async begin(path: string, segments: readonly string[]): Promise<{ writer: EntryWriter } | { skipped: string }> {
-    const dir = await this.folder(path, segments.slice(0, -1));
+    const dir = this.folder(path, segments.slice(0, -1));
     const name = segments[segments.length - 1]!;
-    const target = await this.chooseTarget(path, dir, name);
+    const target = this.chooseTarget(path, dir, name);
     if ('skipped' in target) return target;
     const temp = childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
     const handle = await open(temp, CREATE_NEW, 0o644);
@@ -61,11 +62,11 @@ export class DiskSink implements ExportSink {
   /**
    * For a worker to write `path` (checked by safe-path.ts): its folder made and checked, the name
    * chosen under the conflict policy, and a fresh temporary name beside it. `checkTarget` is false
-   * where nothing can be at the name (overwrite, or a folder this run created).
+   * where whatever is at the name is to be replaced (overwrite, or a folder this run created).
    */
-  async reserve(path: string, segments: readonly string[]): Promise<WriteTarget | { skipped: string }> {
-    const dir = await this.folder(path, segments.slice(0, -1));
-    const target = await this.chooseTarget(path, dir, segments[segments.length - 1]!);
+  reserve(path: string, segments: readonly string[]): WriteTarget | { skipped: string } {
+    const dir = this.folder(path, segments.slice(0, -1));
+    const target = this.chooseTarget(path, dir, segments[segments.length - 1]!);
     if ('skipped' in target) return target;
     return {
       temp: childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`),
@@ -97,16 +98,16 @@ export class DiskSink implements ExportSink {
   async abort(): Promise<void> {}
 
   /** Where to write: the name itself, a numbered copy (keep-both), or nothing (skip). */
-  private async chooseTarget(path: string, dir: string, name: string): Promise<{ absolute: string } | { skipped: string }> {
+  private chooseTarget(path: string, dir: string, name: string): { absolute: string } | { skipped: string } {
     const absolute = childPath(dir, name);
-    const existing = this.created.has(dir) ? null : await lstatOrNull(absolute);
+    const existing = this.created.has(dir) ? null : lstatOrNullSync(absolute);
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
     if (!existing && !this.claimed.has(absolute.toLowerCase())) return this.claim(absolute);
     if (this.conflict === 'overwrite') return this.claim(absolute);
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
     for (let n = 2; n <= MAX_COPIES; n++) {
       const candidate = childPath(dir, numberedName(name, n));
-      if (!this.claimed.has(candidate.toLowerCase()) && !(await lstatOrNull(candidate))) return this.claim(candidate);
+      if (!this.claimed.has(candidate.toLowerCase()) && !lstatOrNullSync(candidate)) return this.claim(candidate);
     }
     throw new Error(`${path}: ${MAX_COPIES} copies exist already`);
   }
@@ -126,40 +127,45 @@ export class DiskSink implements ExportSink {
   }
 
   /** The folder for `dirSegments` below the root, created level by level and checked once. */
-  private folder(path: string, dirSegments: readonly string[]): Promise<string> {
+  private folder(path: string, dirSegments: readonly string[]): string {
     const key = dirSegments.join('/').toLowerCase();
-    let p = this.folders.get(key);
-    if (!p) {
-      const parent = dirSegments.length === 0 ? Promise.resolve(this.realRoot) : this.folder(path, dirSegments.slice(0, -1));
-      p = parent.then((dir) => (dirSegments.length === 0 ? dir : this.enter(path, dir, dirSegments[dirSegments.length - 1]!)));
+    let dir = this.folders.get(key);
+    if (dir === undefined) {
       // A failure is the file's; a later file may try again (another name may have been the problem).
-      p.catch(() => this.folders.delete(key));
-      this.folders.set(key, p);
+      dir = dirSegments.length === 0
+        ? this.realRoot
+        : this.enter(path, this.folder(path, dirSegments.slice(0, -1)), dirSegments[dirSegments.length - 1]!);
+      this.folders.set(key, dir);
     }
-    return p;
+    return dir;
   }
 
   /** `parent/name` as a folder: made if missing; a symlink only if it resolves inside the root. */
-  private async enter(path: string, parent: string, name: string): Promise<string> {
+  private enter(path: string, parent: string, name: string): string {
     const dir = childPath(parent, name);
     // Nothing predates this run in a folder it created: no need to look before making one.
-    let s = this.created.has(parent) ? null : await lstatOrNull(dir);
+    let s = this.created.has(parent) ? null : lstatOrNullSync(dir);
     if (!s) {
       try {
-        await mkdir(dir);
+        mkdirSync(dir);
         this.created.add(dir);
         return dir;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      s = await lstat(dir);
+      s = lstatSync(dir);
     }
     if (s.isSymbolicLink()) {
-      const target = await realpath(dir).catch(() => null);
+      let target: string | null;
+      try {
+        target = realpathSync(dir);
+      } catch {
+        target = null;
+      }
       if (target === null || !isInside(this.realRoot, target)) {
         throw new UnsafePathError(path, `"${name}" in the output folder is a symlink to a place outside it`);
       }
-      if (!(await lstat(target)).isDirectory()) throw new UnsafePathError(path, `"${name}" in the output folder is not a folder`);
+      if (!lstatSync(target).isDirectory()) throw new UnsafePathError(path, `"${name}" in the output folder is not a folder`);
       return target;
     }
     if (!s.isDirectory()) throw new UnsafePathError(path, `"${name}" in the output folder is a file, not a folder`);
@@ -223,6 +229,15 @@ class DiskEntryWriter implements EntryWriter {
  */
 function childPath(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+function lstatOrNullSync(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
 }
 
 async function lstatOrNull(p: string): Promise<Stats | null> {

@@ -4,10 +4,11 @@
  * moment, and a summary at the end that lists what failed or was skipped without having stopped
  * the rest. Names are checked by safe-path.ts first; a refused name is a failure of that file only.
  *
- * To a folder through a worker pool, a file of up to one piece is read, decoded and written by a
- * worker (DiskSink.reserve, then the archive's write*ToFile): its bytes never come to this thread,
- * and many such files are in flight at once (the pool batches them). Bigger files, zips and JSON
- * models are streamed here piece by piece.
+ * To a folder through a worker pool, files of up to one piece are read, decoded and written by
+ * workers in batches of neighbours from one archive (DiskSink.reserve for each, then the
+ * archive's write*ToFiles for the batch): their bytes never come to this thread, which spends a
+ * message per batch, not per file, and several batches are in flight at once. Bigger files,
+ * zips and JSON models are streamed here piece by piece.
  *
  *   const pool = createWorkerPool();
  *   const install = await openInstall([paks], { keys, decoder: pool });
@@ -18,7 +19,8 @@ import type { Install } from '../install/install.js';
 import type { Archive } from '../archive.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { PakArchive } from '../pak/pak-archive.js';
-import type { WriteOutcome, WriteTarget } from '../workers/file-write.js';
+import type { WriteResult, WriteTarget } from '../workers/file-write.js';
+import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces, WHOLE_FILE_BYTES } from './file-pieces.js';
 import { PackageJsonConverter } from './package-json.js';
@@ -31,11 +33,15 @@ import { ZIP_MAX_BYTES, ZIP_MAX_ENTRIES, ZipBrokenError, ZipLimitError, ZipSink 
 
 const DEFAULT_CONCURRENCY = 8;
 /**
- * Files written by workers in flight at once, by bytes and by count: enough to keep every worker
- * fed with batches while this thread prepares the next files.
+ * Batches of files written by workers: at most this many files and (unless one file is bigger)
+ * bytes each. Small enough that the last batches spread over every worker, big enough that a
+ * batch's round trip is nothing beside its work.
  */
+const BATCH_FILES = 64;
+const BATCH_BYTES = 2 * 1024 * 1024;
+/** Worker batches in flight at once, by bytes and by count: every worker has its next one waiting. */
 const DIRECT_WINDOW_BYTES = 32 * 1024 * 1024;
-const DIRECT_WINDOW_FILES = 1024;
+const DIRECT_WINDOW_BATCHES = 16;
 const DEFAULT_ZIP_LEVEL = 6;
 /** System errors after which every other file would fail the same way: the export stops. */
 const FATAL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EMFILE', 'ENFILE']);
@@ -110,7 +116,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   const converter = s.format === 'json' ? new PackageJsonConverter(install) : undefined;
   const job = new ExportJob(sink, meter, signal, converter);
   let next = 0;
-  const window = new Window(DIRECT_WINDOW_BYTES, DIRECT_WINDOW_FILES);
+  const window = new Window(DIRECT_WINDOW_BYTES, DIRECT_WINDOW_BATCHES);
   const direct = new Set<Promise<void>>();
 
   /** False once the export must stop. */
@@ -133,16 +139,24 @@ export async function extractFiles(install: Install, selection: ExportSelection 
     while (next < items.length && !signal.aborted) {
       const item = items[next++]!;
       if (job.writesInWorker(item)) {
-        await window.enter(item.size);
+        // The files after it from the same archive go in the same batch.
+        const batch = [item];
+        let bytes = item.size;
+        while (next < items.length && batch.length < BATCH_FILES && bytes + items[next]!.size <= BATCH_BYTES &&
+               items[next]!.archive === item.archive && job.writesInWorker(items[next]!)) {
+          bytes += items[next++]!.size;
+          batch.push(items[next - 1]!);
+        }
+        await window.enter(bytes);
         if (signal.aborted) {
-          window.leave(item.size);
+          window.leave(bytes);
           break;
         }
-        const p = job.runInWorker(item).then((outcome) => { settle(item, outcome); });
+        const p = job.runInWorkers(batch).then((outcomes) => { outcomes.forEach((o, i) => settle(batch[i]!, o)); });
         direct.add(p);
         void p.finally(() => {
           direct.delete(p);
-          window.leave(item.size);
+          window.leave(bytes);
         });
         continue;
       }
@@ -200,27 +214,55 @@ class ExportJob {
     return check.segments;
   }
 
-  /** A worker reads, decodes and writes the file (see writesInWorker). */
-  async runInWorker(item: ExportItem): Promise<Outcome> {
-    this.meter.started(item.path);
-    try {
-      const sink = this.sink as DiskSink;
-      const to = await sink.reserve(item.path, this.checked(item.path));
-      if ('skipped' in to) return { kind: 'skipped', reason: to.skipped };
-      let outcome = await workerWriter(item.archive)!(item.ref, to, this.signal);
-      if (outcome === 'exists') {
-        const settled = await sink.settleExisting(to, item.path);
-        if ('skipped' in settled) return { kind: 'skipped', reason: settled.skipped };
-        outcome = 'written';
+  /** Workers read, decode and write the files, all of one archive (see writesInWorker). */
+  async runInWorkers(items: readonly ExportItem[]): Promise<Outcome[]> {
+    const sink = this.sink as DiskSink;
+    const outcomes = new Array<Outcome>(items.length);
+    const refs: number[] = [];
+    const targets: WriteTarget[] = [];
+    const sent: number[] = [];
+    this.meter.started(items[0]!.path);
+    for (const [i, item] of items.entries()) {
+      try {
+        const to = sink.reserve(item.path, this.checked(item.path));
+        if ('skipped' in to) {
+          outcomes[i] = { kind: 'skipped', reason: to.skipped };
+          continue;
+        }
+        refs.push(item.ref);
+        targets.push(to);
+        sent.push(i);
+      } catch (error) {
+        outcomes[i] = { kind: 'failed', error };
       }
-      if (outcome === 'cancelled') return { kind: 'failed', error: this.signal.reason ?? new Error('cancelled') };
+    }
+    let results: WriteResult[];
+    try {
+      results = refs.length > 0 ? await workerWriter(items[0]!.archive)!(refs, targets, this.signal) : [];
+    } catch (error) {
+      results = refs.map(() => asError(error));
+    }
+    await Promise.all(results.map(async (r, k) => {
+      const i = sent[k]!;
+      outcomes[i] = await this.settleWrite(items[i]!, targets[k]!, r);
+    }));
+    for (const item of items) this.meter.fileDone(item.size);
+    return outcomes;
+  }
+
+  private async settleWrite(item: ExportItem, to: WriteTarget, result: WriteResult): Promise<Outcome> {
+    try {
+      if (result instanceof Error) return { kind: 'failed', error: result };
+      if (result === 'cancelled') return { kind: 'failed', error: this.signal.reason ?? new Error('cancelled') };
+      if (result === 'exists') {
+        const settled = await (this.sink as DiskSink).settleExisting(to, item.path);
+        if ('skipped' in settled) return { kind: 'skipped', reason: settled.skipped };
+      }
       this.files++;
       this.bytes += item.size;
       return { kind: 'written' };
     } catch (error) {
       return { kind: 'failed', error };
-    } finally {
-      this.meter.fileDone(item.size);
     }
   }
 
@@ -281,34 +323,34 @@ class ExportJob {
   }
 }
 
-type WorkerWriter = (ref: number, to: WriteTarget, signal: AbortSignal) => Promise<WriteOutcome>;
+type WorkerWriter = (refs: readonly number[], to: readonly WriteTarget[], signal: AbortSignal) => Promise<WriteResult[]>;
 
-/** How the archive has a worker write one of its files whole, when its decoder is a worker pool. */
+/** How the archive has workers write files of its whole, when its decoder is a worker pool. */
 function workerWriter(archive: Archive): WorkerWriter | undefined {
-  if (archive instanceof IoStoreContainer && archive.writesInWorkers) return (ref, to, signal) => archive.writeChunkToFile(ref, to, signal);
-  if (archive instanceof PakArchive && archive.writesInWorkers) return (ref, to, signal) => archive.writeEntryToFile(ref, to, signal);
+  if (archive instanceof IoStoreContainer && archive.writesInWorkers) return (refs, to, signal) => archive.writeChunksToFiles(refs, to, signal);
+  if (archive instanceof PakArchive && archive.writesInWorkers) return (refs, to, signal) => archive.writeEntriesToFiles(refs, to, signal);
   return undefined;
 }
 
 /** Bytes and files in flight, each bounded; a file bigger than the whole window still goes, alone. */
 class Window {
   private bytes = 0;
-  private files = 0;
+  private batches = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly maxBytes: number, private readonly maxFiles: number) {}
+  constructor(private readonly maxBytes: number, private readonly maxBatches: number) {}
 
   async enter(size: number): Promise<void> {
-    while (this.files > 0 && (this.bytes + size > this.maxBytes || this.files >= this.maxFiles)) {
+    while (this.batches > 0 && (this.bytes + size > this.maxBytes || this.batches >= this.maxBatches)) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
     this.bytes += size;
-    this.files++;
+    this.batches++;
   }
 
   leave(size: number): void {
     this.bytes -= size;
-    this.files--;
+    this.batches--;
     for (const wake of this.waiting.splice(0)) wake();
   }
 }

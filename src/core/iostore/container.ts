@@ -7,13 +7,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStorage, HashCheck } from '../archive.js';
-import { FormatError } from '../errors.js';
+import { asError, FormatError } from '../errors.js';
 import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
 import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
-import type { WriteOutcome, WriteTarget } from '../workers/file-write.js';
+import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
 import { chunkTypeName, chunkTypeNames } from './chunk-type.js';
@@ -286,29 +286,49 @@ export class IoStoreContainer implements Archive {
     return this.verifyChunk(ref);
   }
 
-  /** True when writeChunkToFile can have a worker write chunks (the decoder is a worker pool). */
+  /** True when writeChunksToFiles can have workers write chunks (the decoder is a worker pool). */
   get writesInWorkers(): boolean {
     return this.planRunner !== null;
   }
 
   /**
-   * Has a worker read, decode and write the whole chunk to `to` (export; see file-write.ts), so
-   * its bytes never come to this thread. Needs writesInWorkers. Fails as readChunk fails.
+   * Has workers read, decode and write whole chunks, chunk `entryIndices[i]` to `to[i]` (export;
+   * see file-write.ts), so their bytes never come to this thread; many go in one job. Needs
+   * writesInWorkers. One result per chunk: a failure is that chunk's own, as readChunk reports it.
    */
-  async writeChunkToFile(entryIndex: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+  async writeChunksToFiles(entryIndices: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
     const runner = this.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
-    this.checkEntry(entryIndex);
-    this.checkUnlocked();
-    const start = this.toc.chunkOffsets[entryIndex]!;
-    const length = this.toc.chunkLengths[entryIndex]!;
-    const [first, end] = blockRange(this.toc, start, length);
-    const plan = await this.blockPlan(start, length, first, end);
-    try {
-      return await runner.writePlan(plan, to, signal);
-    } catch (e) {
-      throw this.planError(e, first, start, length);
+    const results: WriteResult[] = new Array<WriteResult>(entryIndices.length);
+    const writes: PlannedWrite[] = [];
+    const sent: { at: number; first: number; start: number; length: number }[] = [];
+    for (const [i, entryIndex] of entryIndices.entries()) {
+      try {
+        this.checkEntry(entryIndex);
+        this.checkUnlocked();
+        const start = this.toc.chunkOffsets[entryIndex]!;
+        const length = this.toc.chunkLengths[entryIndex]!;
+        const [first, end] = blockRange(this.toc, start, length);
+        const planned = this.blockPlan(start, length, first, end);
+        writes.push({ plan: planned instanceof Promise ? await planned : planned, to: to[i]! });
+        sent.push({ at: i, first, start, length });
+      } catch (e) {
+        results[i] = asError(e);
+      }
     }
+    const written = await runner.writePlans(writes, signal);
+    for (const [k, r] of written.entries()) {
+      const { at, first, start, length } = sent[k]!;
+      results[at] = typeof r === 'string' ? r : asError(this.planError(r, first, start, length));
+    }
+    return results;
+  }
+
+  /** writeChunksToFiles for one chunk: its outcome, or its failure thrown. */
+  async writeChunkToFile(entryIndex: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+    const [r] = await this.writeChunksToFiles([entryIndex], [to], signal);
+    if (typeof r !== 'string') throw r;
+    return r;
   }
 
   storage(ref: number): FileStorage {

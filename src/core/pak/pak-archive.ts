@@ -9,13 +9,13 @@ import { basename, extname } from 'node:path';
 import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStorage, HashCheck } from '../archive.js';
 import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import { ZERO_GUID, type KeyRing } from '../crypto/keys.js';
-import { DecodeError, FormatError, KeyError } from '../errors.js';
+import { asError, DecodeError, FormatError, KeyError } from '../errors.js';
 import { sha1 } from '../hash/sha1.js';
 import { BinaryReader } from '../io/binary-reader.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
 import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
-import type { WriteOutcome, WriteTarget } from '../workers/file-write.js';
+import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import { entryFormat, isEncrypted, readEncodedEntry, readEntryRecord, type EntryFormat, type PakEntry } from './entry.js';
 import { readPakFooter, type PakFooter } from './footer.js';
 import { equalBytes, isZero, readPakIndex, type PakIndex, type RegionDecryptor } from './index.js';
@@ -197,22 +197,61 @@ export class PakArchive implements Archive {
     return this.readEntry(ref, e, from, Math.min(e.uncompressedSize, from + length), signal);
   }
 
-  /** True when writeEntryToFile can have a worker write files (a pak file read through the worker pool). */
+  /** True when writeEntriesToFiles can have workers write files (a pak file read through the worker pool). */
   get writesInWorkers(): boolean {
     return this.planRunner !== null;
   }
 
   /**
-   * Has a worker read, decode and write file `ref` whole to `to` (export; see file-write.ts), so
-   * its bytes never come to this thread. Needs writesInWorkers. Fails as read() fails.
+   * Has workers read, decode and write whole files, file `refs[i]` to `to[i]` (export; see
+   * file-write.ts), so their bytes never come to this thread; many go in one job, encrypted ones
+   * with the key that worked so far. Needs writesInWorkers. One result per file: a failure is that
+   * file's own, as read() reports it; one that fails with a key while others are left tries those.
    */
-  async writeEntryToFile(ref: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+  async writeEntriesToFiles(refs: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
     const runner = this.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
-    const e = this.entry(ref);
-    const path = this.pathOf(ref);
-    const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize);
-    return this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, (plan) => runner.writePlan(plan, to, signal));
+    const results: WriteResult[] = new Array<WriteResult>(refs.length);
+    const writes: PlannedWrite[] = [];
+    const sent: { at: number; e: PakEntry; pieces: ReadPiece[]; path: string }[] = [];
+    for (const [i, ref] of refs.entries()) {
+      try {
+        const e = this.entry(ref);
+        const path = this.pathOf(ref);
+        const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize);
+        const key = isEncrypted(e) ? this.entryKeys()[0]! : null;
+        writes.push({ plan: this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to: to[i]! });
+        sent.push({ at: i, e, pieces, path });
+      } catch (err) {
+        results[i] = asError(err);
+      }
+    }
+    const written = await runner.writePlans(writes, signal);
+    const again: Promise<void>[] = [];
+    for (const [k, r] of written.entries()) {
+      const { at, e, pieces, path } = sent[k]!;
+      if (typeof r === 'string') {
+        results[at] = r;
+      } else if (isEncrypted(e) && this.entryKeys().length > 1 && r instanceof DecodeError) {
+        // A decode error with the first key: the others are tried, one file at a time.
+        again.push(this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan) => {
+          const [one] = await runner.writePlans([{ plan, to: to[at]! }], signal);
+          if (typeof one !== 'string') throw one;
+          return one;
+        }).then((outcome) => { results[at] = outcome; }, (err: unknown) => { results[at] = asError(err); }));
+      } else {
+        results[at] = asError(this.pieceError(r, pieces, path, isEncrypted(e)));
+      }
+    }
+    await Promise.all(again);
+    return results;
+  }
+
+  /** writeEntriesToFiles for one file: its outcome, or its failure thrown. */
+  async writeEntryToFile(ref: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
+    const [r] = await this.writeEntriesToFiles([ref], [to], signal);
+    if (typeof r !== 'string') throw r;
+    return r;
   }
 
   /** The pieces covering [from, to) of an entry, once everything needed to read them is known to be there. */
@@ -275,14 +314,26 @@ export class PakArchive implements Archive {
         if (key && key !== this.key) this.key = key; // the key that works for this pak's entries
         return result;
       } catch (err) {
-        const piece = pieces[jobIndexOf(err) ?? 0];
-        if (err instanceof ShortBlockError && piece) throw this.badPieceSize(path, piece, err.decodedLength);
-        if (!(err instanceof DecodeError) || !piece) throw err;
-        firstError ??= new FormatError(this.path, `entry "${path}" block at ${piece.start}`, piece.start,
-          `${err.message}${encrypted ? ' (wrong AES key?)' : ''}`);
+        const mapped = this.pieceError(err, pieces, path, encrypted);
+        // Only a block that does not decode may be a wrong key.
+        if (!(err instanceof DecodeError) || mapped === err) throw mapped;
+        firstError ??= mapped;
       }
     }
     throw firstError;
+  }
+
+  /**
+   * A failure of a planned read or write as the inline path reports it: a short block is a
+   * FormatError naming its piece, a DecodeError one naming the block (a wrong key, when
+   * encrypted); anything else is returned as it is.
+   */
+  private pieceError(err: unknown, pieces: ReadPiece[], path: string, encrypted: boolean): unknown {
+    const piece = pieces[jobIndexOf(err) ?? 0];
+    if (err instanceof ShortBlockError && piece) return this.badPieceSize(path, piece, err.decodedLength);
+    if (!(err instanceof DecodeError) || !piece) return err;
+    return new FormatError(this.path, `entry "${path}" block at ${piece.start}`, piece.start,
+      `${err.message}${encrypted ? ' (wrong AES key?)' : ''}`);
   }
 
   private entryPlan(e: PakEntry, pieces: ReadPiece[], from: number, to: number, key: Uint8Array | null): BlockPlan {

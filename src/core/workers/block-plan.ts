@@ -9,7 +9,7 @@ import { getCodec } from '../codecs/registry.js';
 import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import { DecodeError } from '../errors.js';
 import { tagJobIndex } from './block-job.js';
-import type { WriteOutcome, WriteTarget } from './file-write.js';
+import type { PlannedWrite, WriteResult } from './file-write.js';
 
 export interface BlockPlan {
   /** Files the stored bytes are in (opened read-only, by the worker). */
@@ -126,14 +126,16 @@ export interface RangeReader {
 /**
  * Runs a plan: the output, `plan.size` bytes. A failure is the block's own error (DecodeError,
  * UnsupportedCodecError, FormatError of a read, ShortBlockError) tagged with its block index
- * (jobIndexOf). `stop` is asked between blocks; when it says true the run ends with null.
+ * (jobIndexOf). `stop` is asked between blocks; when it says true the run ends with null. With
+ * `reuseOutput` the output may be the thread's scratch output (Scratch.output), good only until
+ * the next run: for a caller that writes it out at once.
  */
-export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scratch, stop?: () => boolean): Uint8Array | null {
+export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scratch, stop?: () => boolean, reuseOutput = false): Uint8Array | null {
   const n = planBlockCount(plan);
   const b = plan.blocks;
-  const one = n === 1 ? singleBlockOutput(plan, reader, scratch) : undefined;
+  const one = n === 1 ? singleBlockOutput(plan, reader, scratch, reuseOutput) : undefined;
   if (one !== undefined) return one;
-  const out = new Uint8Array(plan.size);
+  const out = reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size);
   let i = 0;
   while (i < n) {
     if (stop?.()) return null;
@@ -156,9 +158,11 @@ export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scra
     for (let k = i; k < e; k++) {
       const o = k * PLAN_STRIDE;
       const from = b[o + PlanField.offset]! - runStart;
-      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!));
-      const skip = b[o + PlanField.skip]!, take = b[o + PlanField.take]!;
-      out.set(decoded.subarray(skip, skip + take), b[o + PlanField.at]!);
+      const skip = b[o + PlanField.skip]!, take = b[o + PlanField.take]!, at = b[o + PlanField.at]!;
+      // A block taken whole is decoded in place where its codec can.
+      const dest = skip === 0 && take === b[o + PlanField.uncompressed]! ? out.subarray(at, at + take) : undefined;
+      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!), dest);
+      if (decoded !== dest) out.set(decoded.subarray(skip, skip + take), at);
     }
     i = e;
   }
@@ -169,11 +173,11 @@ export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scra
 const RUN_BYTES = 4 * 1024 * 1024;
 
 /**
- * The common case of a chunk in one block taken whole: the codec's own buffer is the output
- * (LZ4, Oodle, zlib), unless it is a view into the read buffer (stored blocks), then it is
- * copied once. Undefined: not that case.
+ * The common case of a chunk in one block taken whole: decoded straight into the output where the
+ * codec can, else the codec's own buffer is the output (Oodle), unless it is a view into the read
+ * buffer (stored blocks), then it is copied once. Undefined: not that case.
  */
-function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratch): Uint8Array | undefined {
+function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratch, reuseOutput: boolean): Uint8Array | undefined {
   const b = plan.blocks;
   if (b[PlanField.at] !== 0 || b[PlanField.skip] !== 0 || b[PlanField.take] !== plan.size) return undefined;
   const stored = b[PlanField.stored]!;
@@ -183,17 +187,27 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
   } catch (err) {
     throw tagJobIndex(err, 0);
   }
-  const view = decodeBlock(plan, 0, bytes.subarray(0, stored)).subarray(0, plan.size);
+  const whole = b[PlanField.uncompressed] === plan.size;
+  const dest = whole ? (reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size)) : undefined;
+  const decoded = decodeBlock(plan, 0, bytes.subarray(0, stored), dest);
+  if (decoded === dest) return dest;
+  const view = decoded.subarray(0, plan.size);
+  if (view.buffer !== bytes.buffer) return view;
+  if (dest) {
+    dest.set(view);
+    return dest;
+  }
   // new Uint8Array(view) copies; a Buffer's slice() would not.
-  return view.buffer === bytes.buffer ? new Uint8Array(view) : view;
+  return new Uint8Array(view);
 }
 
 /**
  * Block `k` decoded, as the inline path decodes it (runBlockJob): decrypt, cut to the compressed
  * size, decompress. A stored, unencrypted block may hold more than its declared size (cut) or
- * less (fine while the plan takes no more than it holds).
+ * less (fine while the plan takes no more than it holds). `dest` (the block's uncompressed size)
+ * is where a codec that can decodes into; the result is `dest` when it did.
  */
-function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array): Uint8Array {
+function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint8Array): Uint8Array {
   const o = k * PLAN_STRIDE;
   const b = plan.blocks;
   const codec = plan.codecs[b[o + PlanField.codec]!]!;
@@ -209,8 +223,15 @@ function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array): Uint8Array
       if (data.length < b[o + PlanField.compressed]!) {
         throw new DecodeError(codec, `block holds ${data.length} bytes but its compressed size is ${b[o + PlanField.compressed]}`);
       }
-      decoded = getCodec(codec).decode(data.subarray(0, b[o + PlanField.compressed]!), uncompressed);
-      if (isStoredCodec(codec)) decoded = decoded.subarray(0, Math.min(decoded.length, uncompressed));
+      data = data.subarray(0, b[o + PlanField.compressed]!);
+      const c = getCodec(codec);
+      if (dest && c.decodeInto) {
+        c.decodeInto(data, dest);
+        decoded = dest;
+      } else {
+        decoded = c.decode(data, uncompressed);
+        if (isStoredCodec(codec)) decoded = decoded.subarray(0, Math.min(decoded.length, uncompressed));
+      }
     }
     if (decoded.length < b[o + PlanField.skip]! + b[o + PlanField.take]!) throw new ShortBlockError(decoded.length);
   } catch (err) {
@@ -230,28 +251,41 @@ export function isStoredCodec(codec: string): boolean {
   return codec === '' || codec.toLowerCase() === 'none';
 }
 
-/** One reusable read buffer per thread: stored bytes are decoded and copied out before the next read. */
+/** Reusable buffers per thread: stored bytes are decoded and copied out before the next read. */
 export class Scratch {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
+  private out: Uint8Array = new Uint8Array(0);
+
+  /** A buffer of at least `size` bytes for stored bytes. */
   get(size: number): Uint8Array {
-    if (this.buf.length < size) this.buf = new Uint8Array(Math.max(size, Math.min(2 * this.buf.length, 8 * 1024 * 1024)));
+    if (this.buf.length < size) this.buf = grown(this.buf, size);
     return this.buf;
   }
+
+  /** Exactly `size` bytes for an output written out before the next run (runBlockPlan's reuseOutput). */
+  output(size: number): Uint8Array {
+    if (this.out.length < size) this.out = grown(this.out, size);
+    return this.out.subarray(0, size);
+  }
+}
+
+function grown(old: Uint8Array, size: number): Uint8Array {
+  return new Uint8Array(Math.max(size, Math.min(2 * old.length, 8 * 1024 * 1024)));
 }
 
 /**
  * Runs plans in worker threads (the worker pool). Archives use it, when their decoder has it, to
- * have whole reads done off the main thread: `readPlan` resolves with the output; `writePlan`
- * writes it to a file (file-write.ts) and resolves with what happened. Failures are the block's
- * error tagged with its index in the plan (jobIndexOf); an aborted read rejects with the signal's
- * reason at once, an aborted write resolves 'cancelled' once the worker has stopped.
+ * have whole reads done off the main thread: `readPlan` resolves with the output (failures are
+ * the block's error tagged with its index in the plan, jobIndexOf; an aborted read rejects with
+ * the signal's reason at once). `writePlans` has files written (file-write.ts) and resolves with
+ * one result per file, never rejecting: an aborted write is 'cancelled' once the worker stopped.
  */
 export interface PlanRunner {
   readPlan(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array>;
-  writePlan(plan: BlockPlan, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome>;
+  writePlans(files: readonly PlannedWrite[], signal?: AbortSignal): Promise<WriteResult[]>;
 }
 
 export function planRunnerOf(decoder: unknown): PlanRunner | undefined {
   const d = decoder as Partial<PlanRunner> | undefined;
-  return d && typeof d.readPlan === 'function' && typeof d.writePlan === 'function' ? (d as PlanRunner) : undefined;
+  return d && typeof d.readPlan === 'function' && typeof d.writePlans === 'function' ? (d as PlanRunner) : undefined;
 }

@@ -1,24 +1,30 @@
 /**
  * A worker writes an exported file itself, so its bytes never go back to the main thread. The
- * main thread has checked the name and chosen the folder, the temporary name and the final name
- * (export/disk-sink.ts); here the file is decoded whole, written to the temporary name created
- * exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: never through a symlink, never over a file), and renamed
- * into place, so no reader sees half a file and a failure leaves nothing behind.
+ * main thread has checked the name and chosen the folder, the final name and a temporary name
+ * beside it (export/disk-sink.ts); here the file is decoded whole and written:
+ * - first straight to its final name, created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: never
+ *   through a symlink, never over a file): in a fresh folder, as most exports are, that is one
+ *   create and no rename;
+ * - when something is at that name already, to the temporary name (created the same way), then
+ *   renamed over it, or left there for the main thread to settle under the conflict policy.
+ * A failure or a cancel removes what this wrote, so nothing half-written stays behind.
  */
 import { closeSync, constants, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from './block-plan.js';
+import { jobIndexOf } from './block-job.js';
+import { FileFlag } from './wire.js';
 
 /** O_NOFOLLOW does not exist on Windows (0 there): the temporary name is fresh anyway. */
 export const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 export interface WriteTarget {
-  /** A fresh temporary name in the output folder. */
+  /** A fresh temporary name in the output folder, used when something is at `target` already. */
   temp: string;
   /** Where the file goes. */
   target: string;
   /**
-   * Rename only when nothing is at `target` (the outcome is 'exists' otherwise, with the temporary
-   * file left for the main thread to settle); false: replace whatever is there.
+   * Something at `target` is left alone (the outcome is 'exists', with the bytes at `temp` for
+   * the main thread to settle); false: it is replaced.
    */
   checkTarget: boolean;
 }
@@ -26,16 +32,55 @@ export interface WriteTarget {
 /** 'exists': written to `temp` only; 'cancelled': nothing left on disk. */
 export type WriteOutcome = 'written' | 'exists' | 'cancelled';
 
-export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: RangeReader, scratch: Scratch, stop: () => boolean): WriteOutcome {
-  const data = runBlockPlan(plan, reader, scratch, stop);
-  if (data === null) return 'cancelled';
-  const fd = openSync(to.temp, CREATE_NEW, 0o644);
-  try {
+/** A file for a worker to write: the plan of its bytes and where they go. */
+export interface PlannedWrite {
+  plan: BlockPlan;
+  to: WriteTarget;
+}
+
+/** One file's result of PlanRunner.writePlans: its outcome, or its error (tagged with its failing block, jobIndexOf). */
+export type WriteResult = WriteOutcome | Error;
+
+/** What became of one file of writePlannedFiles: its outcome, or its error and failing block. */
+export type FileWriteResult = WriteOutcome | { error: unknown; index: number | undefined };
+
+/**
+ * Writes files one after the other (a write job), each as writePlannedFile does; one failing is
+ * that file's result only. `flags` (FileFlag per file) record how far each got: files a dead
+ * worker finished are reported, not written again, and what it left half-written is removed
+ * first. Once `stop` says so, the rest are 'cancelled'.
+ */
+export function writePlannedFiles(files: readonly PlannedWrite[], flags: Int32Array, reader: RangeReader, scratch: Scratch,
+  stop: () => boolean): FileWriteResult[] {
+  return files.map(({ plan, to }, i): FileWriteResult => {
+    const flag = Atomics.load(flags, i);
+    if (flag === FileFlag.Written) return 'written';
+    if (flag === FileFlag.Exists) return 'exists';
+    if (stop()) return 'cancelled';
+    if (flag === FileFlag.AtTarget) removeQuietly(to.target);
+    if (flag === FileFlag.AtTemp) removeQuietly(to.temp);
     try {
-      for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
-    } finally {
-      closeSync(fd);
+      const outcome = writePlannedFile(plan, to, reader, scratch, stop, (at) => { Atomics.store(flags, i, at); });
+      if (outcome !== 'cancelled') Atomics.store(flags, i, outcome === 'written' ? FileFlag.Written : FileFlag.Exists);
+      return outcome;
+    } catch (error) {
+      return { error, index: jobIndexOf(error) };
     }
+  });
+}
+
+/**
+ * Writes one file; `created` is told once this made a file at the final name (AtTarget) or at the
+ * temporary one (AtTemp), so whoever retries after this thread died knows what to remove.
+ */
+export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: RangeReader, scratch: Scratch, stop: () => boolean,
+  created?: (at: typeof FileFlag.AtTarget | typeof FileFlag.AtTemp) => void): WriteOutcome {
+  // The bytes are written out before the next run: the thread's scratch output holds them.
+  const data = runBlockPlan(plan, reader, scratch, stop, true);
+  if (data === null) return 'cancelled';
+  if (writeNew(to.target, data, stop, () => created?.(FileFlag.AtTarget))) return stop() ? 'cancelled' : 'written';
+  if (!writeNew(to.temp, data, stop, () => created?.(FileFlag.AtTemp))) throw Object.assign(new Error(`EEXIST: file already exists, open '${to.temp}'`), { code: 'EEXIST', syscall: 'open', path: to.temp });
+  try {
     if (stop()) {
       removeQuietly(to.temp);
       return 'cancelled';
@@ -49,6 +94,32 @@ export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: Range
   }
 }
 
+/**
+ * Writes `data` to a new file at `path`: false when something is there already. A write that
+ * fails, or is stopped, removes the file again (it is this call's own: O_EXCL made it).
+ */
+function writeNew(path: string, data: Uint8Array, stop: () => boolean, created: () => void): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, CREATE_NEW, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  created();
+  try {
+    try {
+      for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    removeQuietly(path);
+    throw e;
+  }
+  if (stop()) removeQuietly(path);
+  return true;
+}
 function exists(path: string): boolean {
   try {
     lstatSync(path);

@@ -2,9 +2,10 @@
  * Worker threads (piscina) that read, decrypt and decompress blocks, write exported files and hash
  * chunks, so big reads do not stall the UI or the CLI.
  *
- * - readPlan/writePlan: the worker reads the stored bytes from the file itself (block-plan.ts),
+ * - readPlan/writePlans: the worker reads the stored bytes from the file itself (block-plan.ts),
  *   so the main thread only describes the blocks; one buffer per read comes back, or none at all
- *   when the worker writes the file.
+ *   when the worker writes the files (many files per job: an export's small files cost this
+ *   thread one message per batch, not per file).
  * - decode: blocks already in memory (nested containers, tests) are packed into one buffer and moved.
  *
  * Small jobs travel together (task-batcher.ts); a big read is split across the threads. A job that
@@ -20,9 +21,9 @@ import type { AesParams } from '../crypto/aes.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, tagJobIndex, type BlockDecoder, type BlockJob } from './block-job.js';
 import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunner } from './block-plan.js';
-import type { WriteOutcome, WriteTarget } from './file-write.js';
+import type { PlannedWrite, WriteResult } from './file-write.js';
 import { TaskBatcher } from './task-batcher.js';
-import type { HashTask, PoolTask, TaskReply, WireJob } from './wire.js';
+import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskReply, type WireJob, type WireWriteResult } from './wire.js';
 
 export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
@@ -50,7 +51,7 @@ const TASKS_PER_THREAD = 2;
  * A second task goes to a busy worker only once this many jobs wait: with fewer, the round trip
  * would cost more than the worker's short wait for them to come together.
  */
-const AHEAD_JOBS = 4;
+const AHEAD_JOBS = 64;
 /** What a job costs beyond its bytes, counted against the budget; a written file costs more (open, rename). */
 const JOB_COST_BYTES = 4 * 1024;
 const WRITE_COST_BYTES = 32 * 1024;
@@ -87,6 +88,37 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
   /** A read job's value is its output: only a cancelled job answers null, and a cancelled read has been rejected already. */
   function readPart(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array> {
     return batcher.submit({ kind: 'read', plan }, plan.size + JOB_COST_BYTES, signal ? { signal } : undefined) as Promise<Uint8Array>;
+  }
+
+  /** A write job of `files`; `flags` (FileFlag each) carry over from an attempt a dead worker cut short. */
+  async function runWrites(files: readonly PlannedWrite[], flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
+    if (files.length === 0) return [];
+    const bytes = files.reduce((n, f) => n + f.plan.size + WRITE_COST_BYTES, 0);
+    let value: unknown;
+    try {
+      value = await batcher.submit({ kind: 'write', files: [...files], fileFlags: flags }, bytes,
+        { settleInWorker: true, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      const done = (i: number): WriteResult | null => {
+        const flag = Atomics.load(flags, i);
+        return flag === FileFlag.Written ? 'written' : flag === FileFlag.Exists ? 'exists' : null;
+      };
+      if (signal?.aborted) return files.map((_, i) => done(i) ?? 'cancelled');
+      if (files.length === 1) return [done(0) ?? (e instanceof Error ? e : new Error(String(e)))];
+      // The worker died on this job alone: each file not done goes again on its own, so only
+      // the one that kills it fails.
+      return Promise.all(files.map(async (f, i) => {
+        const own = new Int32Array(new SharedArrayBuffer(4));
+        own[0] = Atomics.load(flags, i);
+        return done(i) ?? (await runWrites([f], own, signal))[0]!;
+      }));
+    }
+    if (value === null) return files.map(() => 'cancelled');
+    return (value as WireWriteResult[]).map((r): WriteResult => {
+      if (typeof r === 'string') return r;
+      const error = reviveError(r.error);
+      return (r.index === undefined ? error : tagJobIndex(error, r.index)) as Error;
+    });
   }
 
   async function readSplit(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array> {
@@ -126,7 +158,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
           throw tagJobIndex(s.reason, parts[i]!.first + (jobIndexOf(s.reason) ?? 0));
         }
         if (!Array.isArray(s.value)) throw signal?.reason ?? new Error('block decoder worker skipped a decode');
-        for (const out of s.value) results.push(out);
+        for (const out of s.value as Uint8Array[]) results.push(out);
       }
       return results;
     },
@@ -137,10 +169,8 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       return plan.size <= SPLIT_BYTES ? readPart(plan, signal) : readSplit(plan, signal);
     },
 
-    async writePlan(plan: BlockPlan, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
-      const value = await batcher.submit({ kind: 'write', plan, to }, plan.size + WRITE_COST_BYTES,
-        { settleInWorker: true, ...(signal ? { signal } : {}) });
-      return value === null ? 'cancelled' : (value as WriteOutcome);
+    writePlans(files, signal) {
+      return runWrites(files, new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length))), signal);
     },
 
     async hash(data, stored) {

@@ -7,12 +7,11 @@
  * goes once a few jobs wait, as a round trip costs more than a short wait for them.
  *
  * Each job settles on its own: a job that fails rejects its caller only; when a worker dies, the
- * jobs of its task are sent again one task each, so only the job that kills it fails (a write
- * the worker had finished is not done twice: its flag says so). A caller's AbortSignal rejects its
+ * jobs of its task are sent again one task each, so only the job that kills it fails (a file
+ * the worker had written is not written twice: its flag says so). A caller's AbortSignal rejects its
  * job at once (reads) or, for jobs with effects on disk (writes), asks the worker to stop it
  * through a shared flag and waits for its answer.
  */
-import { unlink } from 'node:fs/promises';
 import { JobFlag, reviveError, type JobValue, type PoolTask, type TaskJob, type TaskReply } from './wire.js';
 import { tagJobIndex } from './block-job.js';
 
@@ -236,20 +235,9 @@ export class TaskBatcher {
       return;
     }
     for (const p of live.reverse()) {
-      // A file the worker wrote (or left for the caller to settle) before it died.
-      const flag = p.sent && p.sent !== NO_FLAGS ? Atomics.load(p.sent.flags, p.sent.slot) : JobFlag.Pending;
-      if (p.job.kind === 'write' && (flag === JobFlag.Written || flag === JobFlag.Exists)) {
-        this.settle(p, () => p.resolve(flag === JobFlag.Written ? 'written' : 'exists'));
-        continue;
-      }
+      // A write job goes again as it is: its files' flags tell the worker which are done already.
       p.sent = null;
       p.alone = true;
-      if (p.job.kind === 'write') {
-        // The dead worker may have left its temporary file: the retry writes a fresh one.
-        const stale = p.job.to.temp;
-        void unlink(stale).catch(() => undefined);
-        p.job = { ...p.job, to: { ...p.job.to, temp: `${stale}.retry` } };
-      }
       this.enqueue(p, true);
     }
   }

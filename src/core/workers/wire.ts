@@ -6,7 +6,7 @@
 import type { AesParams } from '../crypto/aes.js';
 import { DecodeError, FormatError, KeyError, UnsupportedCodecError } from '../errors.js';
 import { ShortBlockError, type BlockPlan } from './block-plan.js';
-import type { WriteOutcome, WriteTarget } from './file-write.js';
+import type { PlannedWrite, WriteOutcome } from './file-write.js';
 
 /** A BlockJob whose stored bytes are [start, start + length) of the task's input buffer. */
 export interface WireJob {
@@ -23,8 +23,12 @@ export type TaskJob =
   | { kind: 'decode'; blocks: WireJob[] }
   /** Blocks in files: the plan's output. */
   | { kind: 'read'; plan: BlockPlan }
-  /** Blocks in files, written to a file by the worker. */
-  | { kind: 'write'; plan: BlockPlan; to: WriteTarget };
+  /**
+   * Files, each read from its blocks and written by the worker, in order. `fileFlags` (one
+   * FileFlag per file, shared) say how far each got, so a retry after the worker died neither
+   * writes a file twice nor trips over what the dead one left.
+   */
+  | { kind: 'write'; files: PlannedWrite[]; fileFlags: Int32Array };
 
 export interface PoolTask {
   /** The decode jobs' stored bytes, packed. */
@@ -39,12 +43,23 @@ export const JobFlag = {
   Pending: 0,
   /** Set by the caller: skip or stop the job. */
   Cancelled: 1,
-  /** Set by the worker once a write job's file is in place, or left at its temporary name. */
-  Written: 2,
-  Exists: 3,
 } as const;
 
-export type JobValue = Uint8Array[] | Uint8Array | WriteOutcome | null;
+/** A write job's file's state in its fileFlags, set by the worker. */
+export const FileFlag = {
+  Pending: 0,
+  /** Being written at its final name / at its temporary name (a dead worker's leftovers are there). */
+  AtTarget: 1,
+  AtTemp: 2,
+  /** Done: in place, or left at its temporary name for the caller to settle. */
+  Written: 3,
+  Exists: 4,
+} as const;
+
+/** One file of a write job: its outcome, or why it failed (`index`: the plan's block, when one failed). */
+export type WireWriteResult = WriteOutcome | { error: WireError; index: number | undefined };
+
+export type JobValue = Uint8Array[] | Uint8Array | WireWriteResult[] | null;
 
 /** `value` null: skipped, the job was cancelled. `index`: which block failed. */
 export type JobReply = { ok: true; value: JobValue } | { ok: false; index: number; error: WireError };

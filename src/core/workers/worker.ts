@@ -14,7 +14,7 @@ import { checkChunkHash } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJob, tagJobIndex, type BlockJob } from './block-job.js';
 import { runBlockPlan, Scratch } from './block-plan.js';
 import { ReadOnlyFiles } from './file-cache.js';
-import { writePlannedFile } from './file-write.js';
+import { writePlannedFiles } from './file-write.js';
 import { JobFlag, toWireError, type HashTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply } from './wire.js';
 
 export type { HashTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
@@ -37,12 +37,7 @@ export default async function runTask(task: PoolTask): Promise<unknown> {
       continue;
     }
     try {
-      const value = runJob(task, task.jobs[j]!, stop);
-      // Should this thread die before the reply is out, the pool must not write the file again.
-      if (flags && (value === 'written' || value === 'exists')) {
-        Atomics.compareExchange(flags, j, JobFlag.Pending, value === 'written' ? JobFlag.Written : JobFlag.Exists);
-      }
-      replies.push({ ok: true, value });
+      replies.push({ ok: true, value: runJob(task, task.jobs[j]!, stop) });
     } catch (e) {
       // A crashed Oodle decoder is being replaced: let that finish before the next job.
       await whenCodecsReady();
@@ -50,7 +45,7 @@ export default async function runTask(task: PoolTask): Promise<unknown> {
     }
   }
   closeIdleFilesLater();
-  return moveReplies(replies);
+  return moveReplies(task, replies);
 }
 
 const never = (): boolean => false;
@@ -73,7 +68,8 @@ function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {
     case 'read':
       return runBlockPlan(job.plan, files, scratch, stop);
     case 'write':
-      return writePlannedFile(job.plan, job.to, files, scratch, stop);
+      return writePlannedFiles(job.files, job.fileFlags, files, scratch, stop).map((r) =>
+        typeof r === 'string' ? r : { error: toWireError(r.error), index: r.index });
   }
 }
 
@@ -92,16 +88,16 @@ function closeIdleFilesLater(): void {
  * whole is moved, and so is zlib's own output buffer (one byte longer than the output); anything
  * else (a view into the task's input, Node's shared pool of small buffers) is copied once first.
  */
-function moveReplies(replies: JobReply[]): unknown {
+function moveReplies(task: PoolTask, replies: JobReply[]): unknown {
   const transfer = new Set<ArrayBuffer>();
   const own = (o: Uint8Array): Uint8Array => {
     const out = movable(o) && !transfer.has(o.buffer as ArrayBuffer) ? o : new Uint8Array(o);
     transfer.add(out.buffer as ArrayBuffer);
     return out;
   };
-  for (const r of replies) {
-    if (!r.ok || r.value === null || typeof r.value === 'string') continue;
-    r.value = Array.isArray(r.value) ? r.value.map(own) : own(r.value);
+  for (const [j, r] of replies.entries()) {
+    if (!r.ok || r.value === null || task.jobs[j]!.kind === 'write') continue;
+    r.value = Array.isArray(r.value) ? (r.value as Uint8Array[]).map(own) : own(r.value as Uint8Array);
   }
   const reply: TaskReply = { replies };
   return move({
