@@ -44,7 +44,7 @@ function writeTestWorker(): string {
   const file = join(tmp, 'test-worker.mjs');
   if (existsSync(file)) return file;
   writeFileSync(file, `
-import runTask, { hash } from ${JSON.stringify(pathToFileURL(bundle).href)};
+import runTask, { hash, packWrites, unpackWrite } from ${JSON.stringify(pathToFileURL(bundle).href)};
 import { readdirSync, writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 export { hash };
@@ -56,9 +56,10 @@ export default async function (task) {
     const replies = [];
     for (const job of task.jobs) {
       const value = [];
-      for (let i = 0; i < job.files.length; i++) {
-        if (job.files[i].plan.codecs[0] === 'crash') process.exit(3);
-        const one = { jobs: [{ kind: 'write', files: [job.files[i]], fileFlags: new Int32Array(job.fileFlags.buffer, 4 * i, 1) }] };
+      for (let i = 0; i < job.files.count; i++) {
+        const file = unpackWrite(job.files, i);
+        if (file.plan.codecs[0] === 'crash') process.exit(3);
+        const one = { jobs: [{ kind: 'write', files: packWrites([file]), fileFlags: new Int32Array(job.fileFlags.buffer, 4 * i, 1) }] };
         value.push(...(await runTask(one)).replies[0].value);
       }
       replies.push({ ok: true, value });

@@ -26,6 +26,7 @@ const MAX_COPIES = 10_000;
 export class DiskSink implements ExportSink {
   /** Folders checked or made, by relative path ('' = the root), each done once. */
   private readonly folders = new Map<string, string>();
+  private last: { segments: readonly string[]; dir: string } | null = null;
   /** Final names (lowercased absolute paths) claimed in this run, so keep-both never picks one twice. */
   private readonly claimed = new Set<string>();
   /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
@@ -128,13 +129,21 @@ export class DiskSink implements ExportSink {
 
   /** The folder for `dirSegments` below the root, created level by level and checked once. */
   private folder(path: string, dirSegments: readonly string[]): string {
+    // Files come folder by folder: the last folder again needs no key.
+    if (this.last && sameSegments(this.last.segments, dirSegments)) return this.last.dir;
+    const dir = this.folderOf(path, dirSegments);
+    this.last = { segments: dirSegments, dir };
+    return dir;
+  }
+
+  private folderOf(path: string, dirSegments: readonly string[]): string {
     const key = dirSegments.join('/').toLowerCase();
     let dir = this.folders.get(key);
     if (dir === undefined) {
       // A failure is the file's; a later file may try again (another name may have been the problem).
       dir = dirSegments.length === 0
         ? this.realRoot
-        : this.enter(path, this.folder(path, dirSegments.slice(0, -1)), dirSegments[dirSegments.length - 1]!);
+        : this.enter(path, this.folderOf(path, dirSegments.slice(0, -1)), dirSegments[dirSegments.length - 1]!);
       this.folders.set(key, dir);
     }
     return dir;
@@ -221,6 +230,12 @@ class DiskEntryWriter implements EntryWriter {
     this.closed = true;
     await this.handle.close();
   }
+}
+
+function sameSegments(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -242,25 +242,32 @@ class ExportJob {
     } catch (error) {
       results = refs.map(() => asError(error));
     }
-    await Promise.all(results.map(async (r, k) => {
+    const settling: Promise<void>[] = [];
+    for (const [k, r] of results.entries()) {
       const i = sent[k]!;
-      outcomes[i] = await this.settleWrite(items[i]!, targets[k]!, r);
-    }));
+      // Only a file that met another at its name needs more disk work here.
+      if (r === 'exists') settling.push(this.settleExisting(items[i]!, targets[k]!).then((o) => { outcomes[i] = o; }));
+      else outcomes[i] = this.written(items[i]!, r);
+    }
+    await Promise.all(settling);
     for (const item of items) this.meter.fileDone(item.size);
     return outcomes;
   }
 
-  private async settleWrite(item: ExportItem, to: WriteTarget, result: WriteResult): Promise<Outcome> {
+  private written(item: ExportItem, result: Exclude<WriteResult, 'exists'>): Outcome {
+    if (result instanceof Error) return { kind: 'failed', error: result };
+    if (result === 'cancelled') return { kind: 'failed', error: this.signal.reason ?? new Error('cancelled') };
+    this.files++;
+    this.bytes += item.size;
+    return { kind: 'written' };
+  }
+
+  /** A worker left the file at its temporary name, something being at its own: the conflict policy decides. */
+  private async settleExisting(item: ExportItem, to: WriteTarget): Promise<Outcome> {
     try {
-      if (result instanceof Error) return { kind: 'failed', error: result };
-      if (result === 'cancelled') return { kind: 'failed', error: this.signal.reason ?? new Error('cancelled') };
-      if (result === 'exists') {
-        const settled = await (this.sink as DiskSink).settleExisting(to, item.path);
-        if ('skipped' in settled) return { kind: 'skipped', reason: settled.skipped };
-      }
-      this.files++;
-      this.bytes += item.size;
-      return { kind: 'written' };
+      const settled = await (this.sink as DiskSink).settleExisting(to, item.path);
+      if ('skipped' in settled) return { kind: 'skipped', reason: settled.skipped };
+      return this.written(item, 'written');
     } catch (error) {
       return { kind: 'failed', error };
     }

@@ -37,6 +37,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** Why one path segment (a file or folder name) cannot be written, or null if it can. */
 export function checkName(name: string): string | null {
+  // Most names are plain ASCII (letters, digits, _ - .): only the few rules that can apply to them.
+  if (PLAIN_NAME.test(name)) return plainNameProblem(name);
   if (name === '') return 'empty name (a doubled or trailing "/")';
   if (name === '.' || name === '..') return `"${name}" segment (it names a folder, not a file)`;
   if (name.includes('\0')) return 'NUL byte in the name';
@@ -63,6 +65,15 @@ export function checkName(name: string): string | null {
  * Checks a path as `ls` prints it ("Game/Content/A.uasset") for writing below an output folder.
  * Segments are split on "/" only; a backslash is refused, not treated as a separator.
  */
+/** ASCII letters, digits, "_", "-" and ".", not ending in "." (nor "." or ".."), within the length limit. */
+const PLAIN_NAME = /^[\w\-.]{0,254}[\w\-]$/;
+
+/** checkName's answer for a name PLAIN_NAME accepts. */
+function plainNameProblem(name: string): string | null {
+  const stem = name.split('.', 1)[0]!;
+  return stem.length <= 6 && RESERVED_DEVICE.test(stem) ? `reserved Windows device name "${stem.toUpperCase()}"` : null;
+}
+
 export function checkRelativePath(path: string): PathCheck {
   if (path === '') return { ok: false, reason: 'empty path' };
   if (path.includes('\0')) return { ok: false, reason: 'NUL byte in the path' };

@@ -19,10 +19,11 @@ export interface BlockPlan {
   /** Bytes of the output. */
   size: number;
   /**
-   * PLAN_STRIDE numbers per block, in the order of PlanField. A plain array: a typed array of
-   * this size would cost the main thread an off-heap buffer per read.
+   * PLAN_STRIDE numbers per block, in the order of PlanField. A plain array where plans are made
+   * (a typed array of this size would cost the main thread an off-heap buffer per read); a view
+   * into a packed write job's table (packed-writes.ts) in a worker.
    */
-  blocks: number[];
+  blocks: number[] | Float64Array;
   /** The AES-256 key of the blocks flagged encrypted. */
   key?: Uint8Array;
   /** AES-CTR: 12 bytes per IV, indexed by the blocks' `iv` field. Absent: ECB. */

@@ -22,6 +22,7 @@ import { checkChunkHash } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, tagJobIndex, type BlockDecoder, type BlockJob } from './block-job.js';
 import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunner } from './block-plan.js';
 import type { PlannedWrite, WriteResult } from './file-write.js';
+import { packWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
 import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskReply, type WireJob, type WireWriteResult } from './wire.js';
 
@@ -51,7 +52,7 @@ const TASKS_PER_THREAD = 2;
  * A second task goes to a busy worker only once this many jobs wait: with fewer, the round trip
  * would cost more than the worker's short wait for them to come together.
  */
-const AHEAD_JOBS = 64;
+const AHEAD_JOBS = 4;
 /** What a job costs beyond its bytes, counted against the budget; a written file costs more (open, rename). */
 const JOB_COST_BYTES = 4 * 1024;
 const WRITE_COST_BYTES = 32 * 1024;
@@ -96,7 +97,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     const bytes = files.reduce((n, f) => n + f.plan.size + WRITE_COST_BYTES, 0);
     let value: unknown;
     try {
-      value = await batcher.submit({ kind: 'write', files: [...files], fileFlags: flags }, bytes,
+      value = await batcher.submit({ kind: 'write', files: packWrites(files), fileFlags: flags }, bytes,
         { settleInWorker: true, ...(signal ? { signal } : {}) });
     } catch (e) {
       const done = (i: number): WriteResult | null => {

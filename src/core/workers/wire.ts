@@ -6,7 +6,8 @@
 import type { AesParams } from '../crypto/aes.js';
 import { DecodeError, FormatError, KeyError, UnsupportedCodecError } from '../errors.js';
 import { ShortBlockError, type BlockPlan } from './block-plan.js';
-import type { PlannedWrite, WriteOutcome } from './file-write.js';
+import type { WriteOutcome } from './file-write.js';
+import type { PackedWrites } from './packed-writes.js';
 
 /** A BlockJob whose stored bytes are [start, start + length) of the task's input buffer. */
 export interface WireJob {
@@ -28,7 +29,7 @@ export type TaskJob =
    * FileFlag per file, shared) say how far each got, so a retry after the worker died neither
    * writes a file twice nor trips over what the dead one left.
    */
-  | { kind: 'write'; files: PlannedWrite[]; fileFlags: Int32Array };
+  | { kind: 'write'; files: PackedWrites; fileFlags: Int32Array };
 
 export interface PoolTask {
   /** The decode jobs' stored bytes, packed. */

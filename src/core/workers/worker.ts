@@ -15,9 +15,12 @@ import { jobIndexOf, runBlockJob, tagJobIndex, type BlockJob } from './block-job
 import { runBlockPlan, Scratch } from './block-plan.js';
 import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
+import { unpackWrite } from './packed-writes.js';
 import { JobFlag, toWireError, type HashTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply } from './wire.js';
 
 export type { HashTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
+// Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
+export { packWrites, unpackWrite } from './packed-writes.js';
 
 /** Files unused this long are closed (checked after each task and by a timer while idle). */
 const FILE_IDLE_MS = 10_000;
@@ -44,6 +47,8 @@ export default async function runTask(task: PoolTask): Promise<unknown> {
       replies.push({ ok: false, index: jobIndexOf(e) ?? 0, error: toWireError(e) });
     }
   }
+  // Bytes read ahead do not outlive the task: the next one reads the files afresh.
+  files.forget();
   closeIdleFilesLater();
   return moveReplies(task, replies);
 }
@@ -68,7 +73,7 @@ function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {
     case 'read':
       return runBlockPlan(job.plan, files, scratch, stop);
     case 'write':
-      return writePlannedFiles(job.files, job.fileFlags, files, scratch, stop).map((r) =>
+      return writePlannedFiles(Array.from({ length: job.files.count }, (_, i) => unpackWrite(job.files, i)), job.fileFlags, files, scratch, stop).map((r) =>
         typeof r === 'string' ? r : { error: toWireError(r.error), index: r.index });
   }
 }
