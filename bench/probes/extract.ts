@@ -30,6 +30,8 @@ export interface ExtractArgs {
   reps: number;
   seed: number;
   outDir: string;
+  /** A folder on tmpfs for the same export without the disk's file creation, when the machine has one. */
+  memOutDir?: string;
 }
 
 export interface ExtractResult {
@@ -42,6 +44,9 @@ export interface ExtractResult {
   rawRate: number;
   extractPasses: number[];
   rawPasses: number[];
+  /** The same export into memOutDir (MiB/s), when given. */
+  memRate?: number;
+  memPasses?: number[];
 }
 
 const args = probeArgs<ExtractArgs>();
@@ -91,8 +96,8 @@ await rm(args.outDir, { recursive: true, force: true });
  * reuse an inode for a minute after it is freed), which no single export meets.
  */
 let pass = 0;
-async function extractPass(): Promise<number> {
-  const out = join(args.outDir, `pass-${pass++}`);
+async function extractPass(base = args.outDir): Promise<number> {
+  const out = join(base, `pass-${pass++}`);
   const t0 = performance.now();
   const summary = await extractFiles(install, paths, { out, conflict: 'overwrite', companions: false });
   const seconds = (performance.now() - t0) / 1000;
@@ -106,11 +111,15 @@ await extractPass(); // warm-up
 await rawPass(workers, bytes);
 const extractPasses: number[] = [];
 const rawPasses: number[] = [];
+const memPasses: number[] = [];
+if (args.memOutDir) await extractPass(args.memOutDir); // warm-up
 for (let r = 0; r < args.reps; r++) {
   extractPasses.push(await extractPass());
   rawPasses.push(await rawPass(workers, bytes));
+  if (args.memOutDir) memPasses.push(await extractPass(args.memOutDir));
 }
 await rm(args.outDir, { recursive: true, force: true });
+if (args.memOutDir) await rm(args.memOutDir, { recursive: true, force: true });
 const result: ExtractResult = {
   folders: paths.length,
   files: picks.length,
@@ -120,6 +129,7 @@ const result: ExtractResult = {
   rawRate: bytes / median(rawPasses) / 2 ** 20,
   extractPasses,
   rawPasses,
+  ...(args.memOutDir ? { memRate: bytes / median(memPasses) / 2 ** 20, memPasses } : {}),
 };
 progress(`extract x${args.threads}: ${result.extractRate.toFixed(0)} MiB/s, raw inflate ${result.rawRate.toFixed(0)} MiB/s (${picks.length} files, ${(bytes / 2 ** 20).toFixed(0)} MiB)`);
 emitResult(result);
