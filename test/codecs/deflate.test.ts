@@ -72,3 +72,25 @@ describe.each([
     expect(Buffer.from(codec.decode(trailed, noise.length)).equals(noise)).toBe(true);
   });
 });
+
+describe.each([
+  ['Zlib', (d: Uint8Array) => deflateSync(d)],
+  ['Gzip', (d: Uint8Array) => gzipSync(d)],
+])('%s into a buffer with room after it', (name, compress) => {
+  const codec = getCodec(name);
+
+  it('tells too small and too large a size in one call, touching only the byte after', () => {
+    const packed = compress(noise);
+    const buf = new Uint8Array(noise.length + 2).fill(0xee);
+    codec.decodeInto!(packed, buf.subarray(0, noise.length), true);
+    expect(Buffer.from(buf.subarray(0, noise.length)).equals(noise)).toBe(true);
+    expect(buf[noise.length + 1]).toBe(0xee);
+    expect(() => codec.decodeInto!(packed, buf.subarray(0, noise.length - 1), true)).toThrow(`block decodes to more than the declared ${noise.length - 1} bytes`);
+    expect(() => codec.decodeInto!(packed, buf.subarray(0, noise.length + 1), true)).toThrow(`block decodes to ${noise.length} bytes but ${noise.length + 1} are declared`);
+    // At the very end of its buffer there is no room after it, whatever the caller says.
+    const exact = new Uint8Array(noise.length);
+    codec.decodeInto!(packed, exact, true);
+    expect(Buffer.from(exact).equals(noise)).toBe(true);
+    expect(() => codec.decodeInto!(packed, new Uint8Array(noise.length - 1), true)).toThrow(/more than the declared/);
+  });
+});

@@ -13,8 +13,10 @@ export interface Codec {
   /**
    * Where the codec can: decodes into `out`, which must come out exactly full (its length is the
    * declared size), with the same checks and errors as decode. Saves a buffer and a copy per block.
+   * `room`: the byte after `out` in its buffer may be overwritten (a scratch buffer), which can
+   * spare the codec work.
    */
-  decodeInto?(input: Uint8Array, out: Uint8Array): void;
+  decodeInto?(input: Uint8Array, out: Uint8Array, room?: boolean): void;
 }
 
 /**

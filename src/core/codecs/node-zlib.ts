@@ -44,10 +44,10 @@ export function nodeZlibCodec(name: string, inflate: NodeInflate, maxRatio: numb
       },
     };
   }
-  const into = (input: Uint8Array, out: Uint8Array): void => {
+  const into = (input: Uint8Array, out: Uint8Array, room = false): void => {
     let got: number;
     try {
-      got = reused.inflateInto(input, out);
+      got = reused.inflateInto(input, out, room);
     } catch (e) {
       throw new DecodeError(name, `block does not decode (${(e as Error).message})`);
     }
@@ -64,13 +64,13 @@ export function nodeZlibCodec(name: string, inflate: NodeInflate, maxRatio: numb
       into(input, out);
       return out;
     },
-    decodeInto(input, out) {
+    decodeInto(input, out, room) {
       checkDeclaredSize(name, out.length, input.length, maxRatio);
       if (out.length === 0) {
         viaInflateSync(input, 0);
         return;
       }
-      into(input, out);
+      into(input, out, room && out.byteOffset + out.length < out.buffer.byteLength);
     },
   };
 }

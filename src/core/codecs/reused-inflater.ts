@@ -45,6 +45,9 @@ export class ReusedInflater {
       // Too small and too big a buffer must both be told.
       if (inflater.inflateInto(packed, new Uint8Array(sample.length - 1)) !== sample.length) return null;
       if (inflater.inflateInto(packed, new Uint8Array(sample.length + 1)) !== sample.length) return null;
+      const roomy = new Uint8Array(sample.length + 1);
+      if (inflater.inflateInto(packed, roomy.subarray(0, sample.length), true) !== sample.length) return null;
+      if (inflater.inflateInto(packed, roomy.subarray(0, sample.length - 1), true) !== sample.length) return null;
       return inflater;
     } catch {
       return null;
@@ -54,16 +57,20 @@ export class ReusedInflater {
   /**
    * Inflates `input` (one whole stream; bytes after its end are ignored, as inflateSync does) into
    * `out`. Returns the bytes it holds: out.length + 1 when the stream holds more than fits, fewer
-   * than out.length when it ends early. A stream zlib cannot decode throws InflateError.
+   * than out.length when it ends early. A stream zlib cannot decode throws InflateError. With
+   * `room`, the byte after `out` in its buffer may be overwritten: one call then also tells
+   * whether the stream ends there.
    */
-  inflateInto(input: Uint8Array, out: Uint8Array): number {
+  inflateInto(input: Uint8Array, out: Uint8Array, room = false): number {
     const handle = this.open();
     const state = this.state!;
-    handle.writeSync(constants.Z_FINISH, input, 0, input.length, out, 0, out.length);
+    const space = room ? out.length + 1 : out.length;
+    handle.writeSync(constants.Z_FINISH, input, 0, input.length, room ? new Uint8Array(out.buffer, out.byteOffset, space) : out, 0, space);
     this.throwIfFailed();
-    const produced = out.length - state[0]!;
+    const produced = space - state[0]!;
     const used = input.length - state[1]!;
-    if (produced < out.length) {
+    if (room || produced < out.length) {
+      // Room left over and no error: zlib saw the stream's end (Z_FINISH short of it fails).
       this.reset();
       return produced;
     }

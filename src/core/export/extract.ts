@@ -39,6 +39,9 @@ const DEFAULT_CONCURRENCY = 8;
  */
 const BATCH_FILES = 64;
 const BATCH_BYTES = 2 * 1024 * 1024;
+/** Batches shrink once less than this many full ones are left, down to MIN_BATCH_BYTES. */
+const TAIL_BATCHES = 8;
+const MIN_BATCH_BYTES = 128 * 1024;
 /** Worker batches in flight at once, by bytes and by count: every worker has its next one waiting. */
 const DIRECT_WINDOW_BYTES = 32 * 1024 * 1024;
 const DIRECT_WINDOW_BATCHES = 16;
@@ -135,15 +138,20 @@ export async function extractFiles(install: Install, selection: ExportSelection 
     return !signal.aborted;
   };
 
+  let bytesLeft = bytesTotal;
   const lane = async (): Promise<void> => {
     while (next < items.length && !signal.aborted) {
       const item = items[next++]!;
+      bytesLeft -= item.size;
       if (job.writesInWorker(item)) {
-        // The files after it from the same archive go in the same batch.
+        // The files after it from the same archive go in the same batch; smaller batches near the
+        // end, so that the workers finish together.
         const batch = [item];
         let bytes = item.size;
-        while (next < items.length && batch.length < BATCH_FILES && bytes + items[next]!.size <= BATCH_BYTES &&
+        const most = Math.max(MIN_BATCH_BYTES, Math.min(BATCH_BYTES, bytesLeft / TAIL_BATCHES));
+        while (next < items.length && batch.length < BATCH_FILES && bytes + items[next]!.size <= most &&
                items[next]!.archive === item.archive && job.writesInWorker(items[next]!)) {
+          bytesLeft -= items[next]!.size;
           bytes += items[next++]!.size;
           batch.push(items[next - 1]!);
         }

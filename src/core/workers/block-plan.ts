@@ -160,9 +160,11 @@ export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scra
       const o = k * PLAN_STRIDE;
       const from = b[o + PlanField.offset]! - runStart;
       const skip = b[o + PlanField.skip]!, take = b[o + PlanField.take]!, at = b[o + PlanField.at]!;
-      // A block taken whole is decoded in place where its codec can.
+      // A block taken whole is decoded in place where its codec can; the byte after it is the next
+      // block's (written later) or, in the scratch output, spare.
       const dest = skip === 0 && take === b[o + PlanField.uncompressed]! ? out.subarray(at, at + take) : undefined;
-      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!), dest);
+      const room = at + take < plan.size || reuseOutput;
+      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!), dest, room);
       if (decoded !== dest) out.set(decoded.subarray(skip, skip + take), at);
     }
     i = e;
@@ -190,7 +192,7 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
   }
   const whole = b[PlanField.uncompressed] === plan.size;
   const dest = whole ? (reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size)) : undefined;
-  const decoded = decodeBlock(plan, 0, bytes.subarray(0, stored), dest);
+  const decoded = decodeBlock(plan, 0, bytes.subarray(0, stored), dest, reuseOutput);
   if (decoded === dest) return dest;
   const view = decoded.subarray(0, plan.size);
   if (view.buffer !== bytes.buffer) return view;
@@ -206,9 +208,10 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
  * Block `k` decoded, as the inline path decodes it (runBlockJob): decrypt, cut to the compressed
  * size, decompress. A stored, unencrypted block may hold more than its declared size (cut) or
  * less (fine while the plan takes no more than it holds). `dest` (the block's uncompressed size)
- * is where a codec that can decodes into; the result is `dest` when it did.
+ * is where a codec that can decodes into (`room`: the byte after it may be overwritten); the
+ * result is `dest` when it did.
  */
-function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint8Array): Uint8Array {
+function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint8Array, room = false): Uint8Array {
   const o = k * PLAN_STRIDE;
   const b = plan.blocks;
   const codec = plan.codecs[b[o + PlanField.codec]!]!;
@@ -227,7 +230,7 @@ function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint
       data = data.subarray(0, b[o + PlanField.compressed]!);
       const c = getCodec(codec);
       if (dest && c.decodeInto) {
-        c.decodeInto(data, dest);
+        c.decodeInto(data, dest, room);
         decoded = dest;
       } else {
         decoded = c.decode(data, uncompressed);
@@ -263,9 +266,12 @@ export class Scratch {
     return this.buf;
   }
 
-  /** Exactly `size` bytes for an output written out before the next run (runBlockPlan's reuseOutput). */
+  /**
+   * Exactly `size` bytes for an output written out before the next run (runBlockPlan's
+   * reuseOutput), with at least one spare byte after them for a codec to use.
+   */
   output(size: number): Uint8Array {
-    if (this.out.length < size) this.out = grown(this.out, size);
+    if (this.out.length <= size) this.out = grown(this.out, size + 1);
     return this.out.subarray(0, size);
   }
 }
