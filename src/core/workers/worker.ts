@@ -47,8 +47,6 @@ export default async function runTask(task: PoolTask): Promise<unknown> {
       replies.push({ ok: false, index: jobIndexOf(e) ?? 0, error: toWireError(e) });
     }
   }
-  // Bytes read ahead do not outlive the task: the next one reads the files afresh.
-  files.forget();
   closeIdleFilesLater();
   return moveReplies(task, replies);
 }
