@@ -94,3 +94,24 @@ describe.each([
     expect(() => codec.decodeInto!(packed, new Uint8Array(noise.length - 1), true)).toThrow(/more than the declared/);
   });
 });
+
+describe('the reused inflater', () => {
+  it('is not used where node:zlib has no handle to drive (the codec keeps inflateSync)', async () => {
+    const { ReusedInflater } = await import('../../src/core/codecs/reused-inflater.js');
+    const { Inflate } = await import('node:zlib');
+    expect(ReusedInflater.create(() => new Inflate(), 'zlib')).not.toBeNull();
+    expect(ReusedInflater.create(() => ({}) as InstanceType<typeof Inflate>, 'zlib')).toBeNull();
+    // A handle that decodes wrongly fails the check on the known block.
+    const broken = () => {
+      type Write = (flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number) => void;
+      const s = new Inflate() as unknown as { _handle: { writeSync: Write } };
+      const write = s._handle.writeSync.bind(s._handle);
+      s._handle.writeSync = (flush, input, inOff, inLen, out, outOff, outLen) => {
+        write(flush, input, inOff, inLen, out, outOff, outLen);
+        out[0] = out[0]! ^ 1;
+      };
+      return s as unknown as InstanceType<typeof Inflate>;
+    };
+    expect(ReusedInflater.create(broken, 'zlib')).toBeNull();
+  });
+});
