@@ -62,6 +62,9 @@ export interface PackagesResult {
 const args = probeArgs<PackagesArgs>();
 const pool = createWorkerPool({ workerFile: args.workerFile });
 const install = await openInstall([args.root], { keys: KeyRing.fromArgs([args.aesKeyArg]), decoder: pool });
+// As the app does once an install is open (backend.ts): its worker threads start while the user
+// looks at the tree, before any graph or package view is asked for.
+await pool.warm();
 const containers = install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer);
 
 // ---- graph: the project's module ----

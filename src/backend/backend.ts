@@ -10,6 +10,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import type { Archive } from '../core/archive.js';
 import { KeyRing } from '../core/crypto/keys.js';
 import type { BlockDecoder } from '../core/workers/block-job.js';
+import type { WorkerPool } from '../core/workers/pool.js';
 import type { Install, InstallProgress, OpenInstallOptions } from '../core/install/install.js';
 import { openInstall as coreOpenInstall } from '../core/install/install.js';
 import type {
@@ -148,6 +149,8 @@ export class Backend implements PakScopeApi {
       await install.close().catch(() => undefined);
       throw new Error(`opening ${entry.root} was cancelled`);
     }
+    // The worker threads start while the user looks at the tree, not at the first read.
+    void (this.opts.decoder as Partial<WorkerPool> | undefined)?.warm?.().catch(() => undefined);
     // The path itself is unusable (missing, unreadable): an error, not an empty install.
     const rootProblem = install.problems.find((p) => p.fatal && resolve(p.path) === entry.root);
     if (rootProblem && install.archives.length === 0) {

@@ -118,6 +118,30 @@ describe('the tree from directory indexes', () => {
     ]);
   });
 
+  it('visits every file as files() lists them: same order, path, winner and entry, with no file object made', async () => {
+    const install = await openInstall([corpus('iostore')]);
+    try {
+      const seen: [string, number, string, number][] = [];
+      install.visitFiles((v) => seen.push([v.folder === '' ? v.name : `${v.folder}/${v.name}`, v.id, v.archive.name, v.ref]));
+      const fileOf = install.filesById();
+      const files = [...install.files()];
+      expect(seen.length).toBe(1444);
+      expect(seen.map(([path, , archive, ref]) => [path, archive, ref])).toEqual(files.map((f) => [f.path, f.providers[0]!.archive.name, f.providers[0]!.file.ref]));
+      expect(seen.every(([, id], i) => fileOf(id) === files[i])).toBe(true);
+      expect(() => fileOf(1444)).toThrow(RangeError);
+    } finally {
+      await install.close();
+    }
+    // Folders in two spellings: the winners' own paths, still in path order.
+    const dir = await makeTempDir();
+    const base = await written('pakchunk0-Windows', ['Game/Content/Maps/Level.umap', 'Game/Content/Hero.uasset'], { dir });
+    const patch = await written('pakchunk0-Windows_P', ['GAME/content/maps/LEVEL.umap'], { dir });
+    const respelled = new Install(['/x'], [base, patch], []);
+    const paths: string[] = [];
+    respelled.visitFiles((v) => paths.push(`${v.folder}/${v.name}@${v.archive.name}`));
+    expect(paths).toEqual(['GAME/content/maps/LEVEL.umap@pakchunk0-Windows_P', 'Game/Content/Hero.uasset@pakchunk0-Windows']);
+  });
+
   it("gives the container's own file objects, whether made one by one for a listing or as its whole list", async () => {
     const c = await written('pakchunk2-Windows', ['Game/A/One.uasset', 'Game/A/Two.uasset', 'Game/B/Three.uasset']);
     const tree = new Install(['/x'], [c], []);

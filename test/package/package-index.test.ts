@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveFile } from '../../src/core/archive.js';
 import { hexWords, packageIdFromName } from '../../src/core/hash/cityhash64.js';
 import { mountPathToPackageName, pluginMounts } from '../../src/core/install/game-path.js';
-import { openInstall, type DirListingEntry, type Install, type VfsFile } from '../../src/core/install/install.js';
+import { openInstall, type DirListingEntry, type FileVisit, type Install, type VfsFile } from '../../src/core/install/install.js';
+import { chunkTypeValue } from '../../src/core/iostore/chunk-type.js';
+import { IoStoreContainer } from '../../src/core/iostore/container.js';
 import { isUAssetFileName, isUe12FileName, withoutExtension } from '../../src/core/package/package-files.js';
 import {
   PackageIndex, packageIdHighOfChunkId, packageIdLowOfChunkId, packageIdOfChunkId, type PackageKind,
@@ -25,13 +27,35 @@ function packageChunkId(path: string): string {
   return `${id.match(/../g)!.reverse().join('')}00000001`;
 }
 
-/** An install that only lists its files, in path order, and a folder's files (all PackageIndex.build asks of it). */
+/**
+ * An install that only lists its files, in path order, and a folder's files (all PackageIndex.build
+ * asks of it). Its IoStore files are entries of one stand-in container whose TOC holds their chunk
+ * ids, as visitFiles hands the winner's archive and entry, not a file object.
+ */
 function fakeInstall(paths: VfsFile[]): Install {
   const sorted = [...paths].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listDir = (dir: string): DirListingEntry[] => sorted
     .filter((f) => f.path.slice(0, Math.max(0, f.path.lastIndexOf('/'))).toLowerCase() === dir.toLowerCase())
     .map((f) => ({ name: f.path.slice(f.path.lastIndexOf('/') + 1), path: f.path, isDir: false, size: 1, fileCount: 1, file: f }));
-  return { files: () => sorted, listDir } as unknown as Install;
+  const version = 3;
+  const chunks = sorted.filter((f) => f.providers[0]!.file.chunkId !== undefined);
+  const chunkIds = new Uint8Array(12 * chunks.length);
+  chunks.forEach((f, i) => {
+    const w = f.providers[0]!.file;
+    chunkIds.set(Buffer.from(w.chunkId!, 'hex'), 12 * i);
+    chunkIds[12 * i + 11] = chunkTypeValue(version, w.chunkType!)!;
+  });
+  const container = Object.assign(Object.create(IoStoreContainer.prototype) as IoStoreContainer,
+    { toc: { header: { version, entryCount: chunks.length }, chunkIds } });
+  const visitFiles = (visit: (v: FileVisit) => void): void => {
+    sorted.forEach((f, id) => {
+      const slash = f.path.lastIndexOf('/');
+      const chunk = chunks.indexOf(f);
+      visit({ folder: slash < 0 ? '' : f.path.slice(0, slash), name: f.path.slice(slash + 1), id,
+        archive: chunk < 0 ? f.providers[0]!.archive : container, ref: chunk < 0 ? 0 : chunk });
+    });
+  };
+  return { files: () => sorted, listDir, visitFiles, filesById: () => (id: number) => sorted[id]! } as unknown as Install;
 }
 
 /** The index as PakScope built it before (a name per file through mountPathToPackageName, a Map of lowercased names). */

@@ -249,6 +249,13 @@ describe('worker pool', () => {
     expect(Buffer.from(out!).toString()).toBe('still here');
   });
 
+  it('starts its threads when warmed, and works on after', async () => {
+    const pool = newPool({ threads: 2 });
+    await expect(pool.warm()).resolves.toBeUndefined();
+    const [out] = await pool.decode([zlibJob('after warm')]);
+    expect(Buffer.from(out!).toString()).toBe('after warm');
+  });
+
   it('returns stored, unencrypted blocks without a trip to a worker', async () => {
     const pool = shared;
     const data = Uint8Array.of(1, 2, 3, 4);

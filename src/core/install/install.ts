@@ -40,6 +40,17 @@ export interface Provider { archive: Archive; file: ArchiveFile }
 /** providers: the winner first, then the containers it overrides, by priority. */
 export interface VfsFile { path: string; size: number; providers: Provider[] }
 
+/** One file as Install.visitFiles tells it: `folder` + "/" + `name` is its path ('' folder: the root). */
+export interface FileVisit {
+  folder: string;
+  name: string;
+  /** Its number (Install.fileById). */
+  id: number;
+  /** The winning archive, and the file's ref there. */
+  archive: Archive;
+  ref: number;
+}
+
 export interface DirListingEntry {
   name: string;
   path: string;
@@ -94,6 +105,21 @@ export class Install {
 
   /** Every path once, sorted by path. */
   files(): Iterable<VfsFile> { return this.tree.files(); }
+
+  /**
+   * Every file in the order of files(), for readers of every file that need no VfsFile per file
+   * (the package index): `visit` is handed one FileVisit, filled anew for each file.
+   */
+  visitFiles(visit: (v: FileVisit) => void): void { this.tree.visitFiles(visit); }
+
+  /**
+   * Files by their numbers (FileVisit.id) in the tree as it is now: a reload makes a new tree,
+   * and numbers from before it are then read from the old one.
+   */
+  filesById(): (id: number) => VfsFile {
+    const tree = this.tree;
+    return (id) => tree.fileById(id);
+  }
 
   /**
    * The entries of one folder ('' = the root): folders first, then files, by name. Folder sizes

@@ -20,6 +20,8 @@ export interface TreeSource {
   fileName(local: number): string;
   /** archive.files()[local]; made alone where the archive can (a listing needs a few files of many containers). */
   archiveFile(local: number): ArchiveFile;
+  /** archive.files()[local].ref, without making the file. */
+  ref(local: number): number;
   /** Adds its files to the tree as source number `source`. */
   addTo(nodes: TreeNodes, source: number): void;
 }
@@ -94,6 +96,10 @@ class IndexSource implements TreeSource {
     return this.archive.fileAt(local)!;
   }
 
+  ref(local: number): number {
+    return this.index.fileEntries[local]!;
+  }
+
   addTo(nodes: TreeNodes, source: number): void {
     const { strings, dirParents, dirNames, dirFirstFile, fileNames, fileEntries } = this.index;
     const sizes = this.archive.toc.chunkLengths;
@@ -130,6 +136,10 @@ class PathSource implements TreeSource {
 
   archiveFile(local: number): ArchiveFile {
     return this.files[local]!;
+  }
+
+  ref(local: number): number {
+    return this.files[local]!.ref;
   }
 
   addTo(nodes: TreeNodes, source: number): void {

@@ -7,7 +7,7 @@
  * path keeps the spelling of its winning container.
  */
 import type { Archive } from '../archive.js';
-import type { DirListingEntry, Provider, VfsFile } from './install.js';
+import type { DirListingEntry, FileVisit, Provider, VfsFile } from './install.js';
 import { nameHash } from './name-hash.js';
 import { compilePathFilter } from './path-filter.js';
 import { NO_NODE, ROOT, TreeNodes } from './tree-nodes.js';
@@ -81,6 +81,38 @@ export class VfsTree {
       this.sorted = out;
     }
     return this.sorted;
+  }
+
+  /**
+   * Every file in path order, as files() lists them, without a path or an object per file: `visit`
+   * is handed one FileVisit, filled anew for each file (its folder's path is one string for all the
+   * folder's files).
+   */
+  visitFiles(visit: (v: FileVisit) => void): void {
+    const v: FileVisit = { folder: '', name: '', id: 0, archive: this.sources[0]?.archive as Archive, ref: 0 };
+    if (!this.nodes.respelled) {
+      this.visitInPathOrder(ROOT, v, visit);
+      return;
+    }
+    // A folder met in another spelling: paths are the winners' own, which only files() knows.
+    const ids = new Map<VfsFile, number>();
+    this.files();
+    this.vfsFiles!.forEach((f, id) => { if (f) ids.set(f, id); });
+    for (const f of this.files()) {
+      const slash = f.path.lastIndexOf('/');
+      v.folder = slash < 0 ? '' : f.path.slice(0, slash);
+      v.name = f.path.slice(slash + 1);
+      v.id = ids.get(f)!;
+      v.archive = f.providers[0]!.archive;
+      v.ref = f.providers[0]!.file.ref;
+      visit(v);
+    }
+  }
+
+  /** The file of a FileVisit (or any file number below fileCount), made on first use. */
+  fileById(id: number): VfsFile {
+    if (!(id >= 0 && id < this.nodes.fileCount)) throw new RangeError(`file ${id} is not in the tree of ${this.nodes.fileCount}`);
+    return this.vfsFile(id);
   }
 
   /** See Install.listDir. */
@@ -159,13 +191,35 @@ export class VfsTree {
     return this.sources[this.nodes.fileSource[id]!]!.fileName(this.nodes.fileLocal[id]!);
   }
 
-  private collectInPathOrder(folder: number, out: VfsFile[]): void {
+  private visitInPathOrder(folder: number, v: FileVisit, visit: (v: FileVisit) => void): void {
+    const n = this.nodes;
+    const path = this.folderPath(folder);
+    for (const [name, node] of this.childrenInPathOrder(folder)) {
+      if (node < 0) {
+        this.visitInPathOrder(-node - 1, v, visit);
+        continue;
+      }
+      const source = this.sources[n.fileSource[node]!]!;
+      v.folder = path;
+      v.name = name;
+      v.id = node;
+      v.archive = source.archive;
+      v.ref = source.ref(n.fileLocal[node]!);
+      visit(v);
+    }
+  }
+
+  /** A folder's subfolders (as -(f + 1)) and files, in path order: a folder sorts as "name/". */
+  private childrenInPathOrder(folder: number): [string, number][] {
     const n = this.nodes;
     const children: [string, number][] = [];
     for (let c = n.folderFirstFolder[folder]!; c !== NO_NODE; c = n.folderNextFolder[c]!) children.push([`${n.folderName[c]}/`, -(c + 1)]);
     for (let id = n.folderFirstFile[folder]!; id !== NO_NODE; id = n.fileNext[id]!) children.push([this.fileName(id), id]);
-    children.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [, node] of children) {
+    return children.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  private collectInPathOrder(folder: number, out: VfsFile[]): void {
+    for (const [, node] of this.childrenInPathOrder(folder)) {
       if (node < 0) this.collectInPathOrder(-node - 1, out);
       else out.push(this.vfsFile(node));
     }

@@ -7,8 +7,11 @@
  */
 import { hexWords, packageIdFromName } from '../hash/cityhash64.js';
 import { mountPathToPackageName, pluginMounts, type PluginMounts } from '../install/game-path.js';
-import type { Install, Provider, VfsFile } from '../install/install.js';
+import type { Archive } from '../archive.js';
+import type { FileVisit, Install, VfsFile } from '../install/install.js';
+import { chunkTypeValue } from '../iostore/chunk-type.js';
 import { IoStoreContainer } from '../iostore/container.js';
+import { chunkTypeByte } from '../iostore/toc.js';
 import { isUAssetFileName, isUe12FileName, withoutExtension } from './package-files.js';
 
 export type PackageKind = 'zen' | 'uasset' | 'ue12';
@@ -53,9 +56,6 @@ export function packageChunkIdHex(packageId: string, chunkType: number): string 
 }
 
 export const PACKAGE_ID_PATTERN = /^[0-9a-f]{16}$/i;
-
-/** Files indexed between two turns of the event loop in buildAsync (a few milliseconds). */
-const FILES_PER_STEP = 16384;
 
 /** FIoChunkId: 12 bytes, the package id in the first 8 (little-endian) for package chunks. */
 const CHUNK_ID_BYTES = 12;
@@ -125,11 +125,9 @@ class FolderNames {
 
   constructor(private readonly plugins: PluginMounts) {}
 
-  /** The prefix of the folder of `path`, whose last "/" is at `slash`; null when its files map to no name. */
-  of(path: string, slash: number): FolderPrefix | null {
-    // Files come in path order, so consecutive files mostly share the folder. (A slice compared
-    // with === is several times faster than startsWith, a call into the runtime.)
-    const dir = slash < 0 ? '' : path.slice(0, slash);
+  /** The prefix of folder `dir` ('' = the root); null when its files map to no name. */
+  of(dir: string): FolderPrefix | null {
+    // Files come folder by folder (Install.visitFiles hands each folder's files one string).
     if (dir === this.lastDir) return this.last;
     this.last = this.prefixOf(dir);
     this.lastDir = dir;
@@ -162,50 +160,65 @@ class FolderNames {
 
 /**
  * What one file is as a package: its kind code, name hash, and its name as the folder's prefix
- * plus path[start, end), or as `name` (UE1/2 packages, and names already made). One object,
- * filled per file, so that describing 250,000 files allocates nothing but the names it must make.
+ * plus base[0, end), or as `name` (UE1/2 packages, and names already made). One object, filled
+ * per file, so that describing 250,000 files allocates nothing but the names it must make.
  */
-interface FileDescription { kind: number; hash: number; prefix: FolderPrefix | null; path: string; start: number; end: number; name: string | undefined }
+interface FileDescription { kind: number; hash: number; prefix: FolderPrefix | null; base: string; end: number; name: string | undefined }
 
-const described: FileDescription = { kind: 0, hash: 0, prefix: null, path: '', start: 0, end: 0, name: undefined };
+const described: FileDescription = { kind: 0, hash: 0, prefix: null, base: '', end: 0, name: undefined };
 
-/** Where a package file's name ends in its path (it starts after the last "/"): before its extension (game-path.ts). */
-function nameEnd(path: string, slash: number): number {
-  const dot = path.lastIndexOf('.');
-  return dot > slash + 1 ? dot : path.length;
+/** Where a package file's name ends in its file name: before its extension (game-path.ts). */
+function nameEnd(base: string): number {
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? dot : base.length;
 }
 
-/** Describes f into `described`; false when it is no package. */
-function describeFile(f: VfsFile, folders: FolderNames): boolean {
-  const winner = f.providers[0]!.file;
-  const d = described;
-  if (winner.chunkType !== undefined) {
-    if (winner.chunkType !== 'ExportBundleData' || winner.chunkId === undefined) return false;
-    d.kind = ZEN;
-  } else if (isUAssetFileName(f.path)) {
-    d.kind = UASSET;
-  } else if (isUe12FileName(f.path)) {
-    const name = withoutExtension(f.path.slice(f.path.lastIndexOf('/') + 1));
-    d.kind = UE12;
-    d.hash = lowerNameHash(name);
-    d.prefix = null;
-    d.name = name;
-    return true;
-  } else {
-    return false;
+/**
+ * Kinds of files: an IoStore chunk is a package when it is an ExportBundleData chunk (read from the
+ * TOC by the chunk's entry); other files by their names.
+ */
+class Kinds {
+  private lastToc: IoStoreContainer | undefined;
+  private bundleType = -1;
+
+  /** The package kind code of a file (its winning archive, ref there, chunk type if known, and name), or -1 when it is no package. */
+  of(archive: Archive, ref: number, chunkType: string | undefined, name: string): number {
+    if (archive instanceof IoStoreContainer) {
+      if (chunkType !== undefined) return chunkType === 'ExportBundleData' ? ZEN : -1;
+      if (archive !== this.lastToc) {
+        this.lastToc = archive;
+        this.bundleType = chunkTypeValue(archive.toc.header.version, 'ExportBundleData') ?? -1;
+      }
+      return Number.isInteger(ref) && ref >= 0 && ref < archive.toc.header.entryCount && chunkTypeByte(archive.toc, ref) === this.bundleType ? ZEN : -1;
+    }
+    if (chunkType !== undefined) return -1;
+    if (isUAssetFileName(name)) return UASSET;
+    if (isUe12FileName(name)) return UE12;
+    return -1;
   }
-  // mountPathToPackageName(f.path): the folder's prefix, then the file name without its extension.
-  const path = f.path;
-  const slash = path.lastIndexOf('/');
-  const prefix = folders.of(path, slash);
+}
+
+/** Describes the file `name` in folder `dir` into `described`; false when it is no package. */
+function describe(kind: number, dir: string, name: string, folders: FolderNames): boolean {
+  if (kind < 0) return false;
+  const d = described;
+  d.kind = kind;
+  if (kind === UE12) {
+    const base = withoutExtension(name);
+    d.hash = lowerNameHash(base);
+    d.prefix = null;
+    d.name = base;
+    return true;
+  }
+  // mountPathToPackageName(path): the folder's prefix, then the file name without its extension.
+  const prefix = folders.of(dir);
   if (prefix === null) return false;
-  const end = nameEnd(path, slash);
+  const end = nameEnd(name);
   d.prefix = prefix;
-  d.path = path;
-  d.start = slash + 1;
+  d.base = name;
   d.end = end;
   d.name = undefined;
-  const h = prefix.hash === NOT_ASCII ? NOT_ASCII : hashAscii(prefix.hash, path, slash + 1, end);
+  const h = prefix.hash === NOT_ASCII ? NOT_ASCII : hashAscii(prefix.hash, name, 0, end);
   d.hash = h === NOT_ASCII ? lowerNameHash(describedName()) : finishHash(h);
   return true;
 }
@@ -213,7 +226,7 @@ function describeFile(f: VfsFile, folders: FolderNames): boolean {
 /** The name of the file last described, made once. */
 function describedName(): string {
   const d = described;
-  d.name ??= d.prefix!.name + d.path.slice(d.start, d.end);
+  d.name ??= d.prefix!.name + d.base.slice(0, d.end);
   return d.name;
 }
 
@@ -263,7 +276,11 @@ class PluginMountsOf extends Map<string, string> {
  * objects are made when asked for.
  */
 export class PackageIndex {
-  private readonly files: VfsFile[] = [];
+  private count = 0;
+  /** Per package: its file's number in the install's tree (Install.visitFiles). */
+  private fileIds = new Int32Array(1024);
+  /** Per package: its file name (the name is the folder's prefix and the part before the extension). */
+  private readonly bases: string[] = [];
   /** Per package: its folder's name prefix (null for a UE1/2 package, named in `names`). */
   private readonly prefixes: (FolderPrefix | null)[] = [];
   /** Per package: its name, once made. */
@@ -278,53 +295,34 @@ export class PackageIndex {
   private readonly entries: (Entry | undefined)[] = [];
   /** Built on first use: hashing every classic package's name costs a few µs each. */
   private byIdCache: Map<string, IndexedPackage> | undefined;
+  private readonly kindsOf = new Kinds();
 
-  private constructor(private readonly plugins: PluginMounts) {}
+  private constructor(private readonly plugins: PluginMounts, private readonly fileOf: (id: number) => VfsFile) {}
 
   /** Every package file of the install, once per name (the first path in path order wins). */
   static build(install: Install): PackageIndex {
-    const steps = PackageIndex.building(install);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  }
-
-  /**
-   * build(), giving the event loop a turn every few thousand files: reads started before it (the
-   * dependency graph's container headers) proceed meanwhile, on the worker pool.
-   */
-  static async buildAsync(install: Install, signal?: AbortSignal): Promise<PackageIndex> {
-    const steps = PackageIndex.building(install);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-    }
-  }
-
-  /** The index, built in steps of FILES_PER_STEP files. */
-  private static *building(install: Install): Generator<void, PackageIndex> {
-    const all = install.files();
-    const files: readonly VfsFile[] = Array.isArray(all) ? all : [...all];
-    const index = new PackageIndex(new PluginMountsOf(install));
+    const index = new PackageIndex(new PluginMountsOf(install), install.filesById());
     const folders = new FolderNames(index.plugins);
-    for (let from = 0; from < files.length; from += FILES_PER_STEP) {
-      if (from > 0) yield;
-      index.addFiles(files, from, Math.min(files.length, from + FILES_PER_STEP), folders);
-    }
+    install.visitFiles((v) => index.addVisited(v, folders));
     return index;
   }
 
-  /** Indexes files[from, to) (a plain loop: the generator above only steps through). */
-  private addFiles(files: readonly VfsFile[], from: number, to: number, folders: FolderNames): void {
-    for (let i = from; i < to; i++) {
-      if (describeFile(files[i]!, folders) && this.find(described.hash, describedName) < 0) this.add(files[i]!, described);
-    }
+  /**
+   * build(), giving the event loop a turn first: reads started before it (the dependency graph's
+   * container headers) proceed meanwhile, on the worker pool.
+   */
+  static async buildAsync(install: Install, signal?: AbortSignal): Promise<PackageIndex> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+    return PackageIndex.build(install);
   }
 
-  get size(): number { return this.files.length; }
+  private addVisited(v: FileVisit, folders: FolderNames): void {
+    const kind = this.kindsOf.of(v.archive, v.ref, undefined, v.name);
+    if (describe(kind, v.folder, v.name, folders) && this.find(described.hash, describedName) < 0) this.add(v.id, v.archive, v.ref);
+  }
+
+  get size(): number { return this.count; }
 
   /** The package with this name (as toLowerCase() compares; `name` made only for a package of the same hash), or -1. */
   private find(hash: number, name: () => string): number {
@@ -340,34 +338,32 @@ export class PackageIndex {
   private nameOfPackage(p: number): string {
     let name = this.names[p];
     if (name === undefined) {
-      const path = this.files[p]!.path;
-      const slash = path.lastIndexOf('/');
-      name = this.prefixes[p]!.name + path.slice(slash + 1, nameEnd(path, slash));
+      const base = this.bases[p]!;
+      name = this.prefixes[p]!.name + base.slice(0, nameEnd(base));
       this.names[p] = name;
     }
     return name;
   }
 
-  private add(file: VfsFile, d: FileDescription): void {
-    const p = this.files.length;
+  /** Adds the package `described` tells of: file `id` of the tree, `ref` in its winning archive. */
+  private add(id: number, archive: Archive, ref: number): void {
+    const p = this.count;
     if ((p + 1) * 2 > this.slots.length) this.growSlots();
     if (p === this.kinds.length) {
-      const kinds = new Uint8Array(p * 2);
-      kinds.set(this.kinds);
-      this.kinds = kinds;
-      const hashes = new Int32Array(p * 2);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-      const ids = new Uint32Array(p * 4);
-      ids.set(this.ids);
-      this.ids = ids;
+      this.kinds = grown(this.kinds, new Uint8Array(p * 2));
+      this.hashes = grown(this.hashes, new Int32Array(p * 2));
+      this.fileIds = grown(this.fileIds, new Int32Array(p * 2));
+      this.ids = grown(this.ids, new Uint32Array(p * 4));
     }
-    this.files.push(file);
+    const d = described;
+    this.count++;
+    this.fileIds[p] = id;
+    this.bases.push(d.base);
     this.prefixes.push(d.prefix);
     this.names.push(d.name);
     this.kinds[p] = d.kind;
     this.hashes[p] = d.hash;
-    if (d.kind === ZEN) this.setZenId(p, file.providers[0]!);
+    if (d.kind === ZEN) this.setZenId(p, archive, ref);
     this.place(p);
   }
 
@@ -375,17 +371,11 @@ export class PackageIndex {
    * An IoStore package's id words: the first 8 bytes of its chunk id, read from the container's TOC
    * (a chunk id string is a slice of a long one, slow to read a character at a time), else parsed.
    */
-  private setZenId(p: number, winner: Provider): void {
-    const { archive, file } = winner;
-    const chunkIds = archive instanceof IoStoreContainer ? archive.toc.chunkIds : undefined;
-    const at = file.ref * CHUNK_ID_BYTES;
-    if (chunkIds !== undefined && Number.isInteger(file.ref) && at >= 0 && at + CHUNK_ID_BYTES <= chunkIds.length) {
-      this.ids[2 * p] = (chunkIds[at + 4]! | (chunkIds[at + 5]! << 8) | (chunkIds[at + 6]! << 16) | (chunkIds[at + 7]! << 24)) >>> 0;
-      this.ids[2 * p + 1] = (chunkIds[at]! | (chunkIds[at + 1]! << 8) | (chunkIds[at + 2]! << 16) | (chunkIds[at + 3]! << 24)) >>> 0;
-    } else {
-      this.ids[2 * p] = packageIdHighOfChunkId(file.chunkId!);
-      this.ids[2 * p + 1] = packageIdLowOfChunkId(file.chunkId!);
-    }
+  private setZenId(p: number, archive: Archive, ref: number): void {
+    const chunkIds = (archive as IoStoreContainer).toc.chunkIds;
+    const at = ref * CHUNK_ID_BYTES;
+    this.ids[2 * p] = (chunkIds[at + 4]! | (chunkIds[at + 5]! << 8) | (chunkIds[at + 6]! << 16) | (chunkIds[at + 7]! << 24)) >>> 0;
+    this.ids[2 * p + 1] = (chunkIds[at]! | (chunkIds[at + 1]! << 8) | (chunkIds[at + 2]! << 16) | (chunkIds[at + 3]! << 24)) >>> 0;
   }
 
   private place(p: number): void {
@@ -397,7 +387,7 @@ export class PackageIndex {
 
   private growSlots(): void {
     this.slots = new Int32Array(this.slots.length * 2);
-    for (let p = 0; p < this.files.length; p++) this.place(p);
+    for (let p = 0; p < this.count; p++) this.place(p);
   }
 
   /** Package i of packages() (0 ≤ i < size). */
@@ -405,7 +395,7 @@ export class PackageIndex {
     let e = this.entries[i];
     if (e === undefined) {
       this.checked(i);
-      e = new Entry(this.nameOfPackage(i), this.files[i]!, KINDS[this.kinds[i]!]!, this.ids[2 * i]!, this.ids[2 * i + 1]!);
+      e = new Entry(this.nameOfPackage(i), this.fileOf(this.fileIds[i]!), KINDS[this.kinds[i]!]!, this.ids[2 * i]!, this.ids[2 * i + 1]!);
       this.entries[i] = e;
     }
     return e;
@@ -430,7 +420,7 @@ export class PackageIndex {
   }
 
   private checked(i: number): number {
-    if (!(i >= 0 && i < this.files.length)) throw new RangeError(`package ${i} is not in the index of ${this.files.length}`);
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`package ${i} is not in the index of ${this.count}`);
     return i;
   }
 
@@ -453,8 +443,13 @@ export class PackageIndex {
 
   /** The package a file of the install is (undefined for a file whose name an earlier path took). */
   ofFile(file: VfsFile): IndexedPackage | undefined {
-    const p = describeFile(file, new FolderNames(this.plugins)) ? this.find(described.hash, describedName) : -1;
-    return p >= 0 && this.files[p] === file ? this.at(p) : undefined;
+    const winner = file.providers[0]!;
+    const slash = file.path.lastIndexOf('/');
+    const name = file.path.slice(slash + 1);
+    const kind = new Kinds().of(winner.archive, winner.file.ref, winner.file.chunkType, name);
+    const dir = slash < 0 ? '' : file.path.slice(0, slash);
+    const p = describe(kind, dir, name, new FolderNames(this.plugins)) ? this.find(described.hash, describedName) : -1;
+    return p >= 0 && this.fileOf(this.fileIds[p]!) === file ? this.at(p) : undefined;
   }
 
   /** The name of a package id the install holds. */
@@ -462,6 +457,12 @@ export class PackageIndex {
 
   /** Every package, in path order. */
   *packages(): IterableIterator<IndexedPackage> {
-    for (let i = 0; i < this.files.length; i++) yield this.at(i);
+    for (let i = 0; i < this.count; i++) yield this.at(i);
   }
+}
+
+/** `bigger` holding `a`'s values first. */
+function grown<T extends Uint8Array | Int32Array | Uint32Array>(a: T, bigger: T): T {
+  bigger.set(a);
+  return bigger;
 }

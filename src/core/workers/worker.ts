@@ -1,7 +1,7 @@
 /**
  * The worker-thread entry of the block decoder pool (pool.ts), bundled to out/cli/worker.mjs and
  * out/main/worker.js. Piscina calls the default export with a PoolTask (many jobs, see wire.ts),
- * and `hash` by name.
+ * and `hash` and `warm` by name.
  *
  * Jobs never throw: each comes back as its own reply, a failing one naming its block, because one
  * task carries the jobs of many callers and an Error thrown across the thread boundary loses its
@@ -52,6 +52,11 @@ export default async function runTask(task: PoolTask): Promise<unknown> {
 }
 
 const never = (): boolean => false;
+
+/** Nothing but getting the thread ready (the pool's warm()): its modules loaded, its codecs set up. */
+export async function warm(): Promise<void> {
+  await whenCodecsReady();
+}
 
 export async function hash(task: HashTask): Promise<HashCheck> {
   return checkChunkHash(task.stored, task.data);
