@@ -126,6 +126,10 @@ describe('IoStore reads through block plans', () => {
     expect(wantBad).toBeInstanceOf(DecodeError);
     expect(gotBad).toBeInstanceOf(DecodeError);
     expect((gotBad as DecodeError).message).toBe((wantBad as DecodeError).message);
+    // Named by its block, file and offset there, whichever decoder met it.
+    expect((gotBad as DecodeError).message).toMatch(new RegExp(`^Zlib: block ${big.firstBlock + 2} of test\\.ucas at byte ${off}: `));
+    const writeBad = await badPooled.writeChunkToFile(big.entryIndex, { temp: join(badDir, 'x.tmp'), target: join(badDir, 'x'), checkTarget: false }).catch((e: unknown) => e);
+    expect((writeBad as DecodeError).message).toBe((wantBad as DecodeError).message);
     // The other chunks still read.
     expect(same(await badPooled.readChunk(a.entryIndex), a.bytes)).toBe(true);
     // Nothing is written for a chunk that does not decode.

@@ -7,11 +7,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStorage, HashCheck } from '../archive.js';
-import { asError, FormatError } from '../errors.js';
+import { asError, DecodeError, FormatError } from '../errors.js';
 import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
-import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
+import { inlineDecoder, jobIndexOf, tagJobIndex, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
 import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
 import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WorkerPool } from '../workers/pool.js';
@@ -449,6 +449,19 @@ export class IoStoreContainer implements Archive {
     return out;
   }
 
+  /**
+   * A block that does not decode, named by its .ucas and byte offset there (the codec's own
+   * message says only what went wrong); the same from the pool and the inline decoder.
+   */
+  private blockDecodeError(e: unknown, b: number): unknown {
+    if (!(e instanceof DecodeError)) return e;
+    const ps = this.toc.header.partitionSize;
+    const p = Math.floor(this.toc.blockOffsets[b]! / ps);
+    const offset = this.toc.blockOffsets[b]! - (p === 0 ? 0 : p * ps);
+    const detail = e.message.startsWith(`${e.method}: `) ? e.message.slice(e.method.length + 2) : e.message;
+    return tagJobIndex(new DecodeError(e.method, `block ${b} of ${basename(partitionPath(this.path, p))} at byte ${offset}: ${detail}`), jobIndexOf(e) ?? 0);
+  }
+
   private shortBlock(b: number, holds: number, needs: number): FormatError {
     return new FormatError(this.path, 'compression blocks', this.toc.blockTableOffset + b * COMPRESSED_BLOCK_ENTRY_SIZE,
       `block ${b} holds ${holds} bytes but the chunk needs ${needs} of it`);
@@ -525,7 +538,8 @@ export class IoStoreContainer implements Archive {
   /** A worker's failure as the inline path reports it: a short block is a FormatError naming it. */
   private planError(e: unknown, first: number, start: number, length: number): unknown {
     const i = jobIndexOf(e);
-    if (!(e instanceof ShortBlockError) || i === undefined) return e;
+    if (i === undefined) return e;
+    if (!(e instanceof ShortBlockError)) return this.blockDecodeError(e, first + i);
     const b = first + i;
     const bs = this.toc.header.compressionBlockSize;
     return this.shortBlock(b, e.decodedLength, Math.min(start + length, b * bs + bs) - b * bs);
@@ -555,7 +569,13 @@ export class IoStoreContainer implements Archive {
       jobBlocks.push(b);
     }
     if (jobs.length > 0) {
-      const decoded = await this.decoder.decode(jobs, signal);
+      let decoded: Uint8Array[];
+      try {
+        decoded = await this.decoder.decode(jobs, signal);
+      } catch (e) {
+        const i = jobIndexOf(e);
+        throw i === undefined ? e : this.blockDecodeError(e, jobBlocks[i]!);
+      }
       jobBlocks.forEach((b, i) => {
         const d = decoded[i]!;
         out[b - b0] = toc.blockMethods[b] === 0 ? d.subarray(0, Math.min(d.length, toc.blockUncompressedSizes[b]!)) : d;

@@ -79,7 +79,8 @@ export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: Range
   const data = runBlockPlan(plan, reader, scratch, stop, true);
   if (data === null) return 'cancelled';
   if (writeNew(to.target, data, stop, () => created?.(FileFlag.AtTarget))) return stop() ? 'cancelled' : 'written';
-  if (!writeNew(to.temp, data, stop, () => created?.(FileFlag.AtTemp))) throw Object.assign(new Error(`EEXIST: file already exists, open '${to.temp}'`), { code: 'EEXIST', syscall: 'open', path: to.temp });
+  // The temporary name is fresh: something there is an error (EEXIST), not a conflict.
+  writeNew(to.temp, data, stop, () => created?.(FileFlag.AtTemp), false);
   try {
     if (stop()) {
       removeQuietly(to.temp);
@@ -95,15 +96,16 @@ export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: Range
 }
 
 /**
- * Writes `data` to a new file at `path`: false when something is there already. A write that
+ * Writes `data` to a new file at `path`: false when something is there already (and `mayExist`;
+ * else that is thrown as EEXIST). A write that
  * fails, or is stopped, removes the file again (it is this call's own: O_EXCL made it).
  */
-function writeNew(path: string, data: Uint8Array, stop: () => boolean, created: () => void): boolean {
+function writeNew(path: string, data: Uint8Array, stop: () => boolean, created: () => void, mayExist = true): boolean {
   let fd: number;
   try {
     fd = openSync(path, CREATE_NEW, 0o644);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (mayExist && (e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
   }
   created();
