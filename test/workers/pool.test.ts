@@ -55,14 +55,14 @@ export default async function (task) {
   if (first?.kind === 'write') {
     const replies = [];
     for (const job of task.jobs) {
-      const value = [];
+      const failed = [];
       for (let i = 0; i < job.files.count; i++) {
         const file = unpackWrite(job.files, i);
         if (file.plan.codecs[0] === 'crash') process.exit(3);
         const one = { jobs: [{ kind: 'write', files: packWrites([file]), fileFlags: new Int32Array(job.fileFlags.buffer, 4 * i, 1) }] };
-        value.push(...(await runTask(one)).replies[0].value);
+        for (const f of (await runTask(one)).replies[0].value) failed.push({ ...f, file: i });
       }
-      replies.push({ ok: true, value });
+      replies.push({ ok: true, value: failed });
     }
     return { replies };
   }

@@ -33,18 +33,19 @@ import { ZIP_MAX_BYTES, ZIP_MAX_ENTRIES, ZipBrokenError, ZipLimitError, ZipSink 
 
 const DEFAULT_CONCURRENCY = 8;
 /**
- * Batches of files written by workers: at most this many files and (unless one file is bigger)
- * bytes each. Small enough that the last batches spread over every worker, big enough that a
- * batch's round trip is nothing beside its work.
+ * Batches of files written by workers: every thread of the pool works on a batch at once, each
+ * claiming files as it goes (workers/file-write.ts), so a batch ends on all threads together
+ * and big batches cost no waiting at the end. The first batch is small, so the workers start at
+ * once; each next may be twice the size, up to this many files and bytes (unless one file is
+ * bigger). Files of a batch come from one archive.
  */
-const BATCH_FILES = 64;
-const BATCH_BYTES = 2 * 1024 * 1024;
-/** Batches shrink once less than this many full ones are left, down to MIN_BATCH_BYTES. */
-const TAIL_BATCHES = 8;
-const MIN_BATCH_BYTES = 128 * 1024;
-/** Worker batches in flight at once, by bytes and by count: every worker has its next one waiting. */
-const DIRECT_WINDOW_BYTES = 32 * 1024 * 1024;
-const DIRECT_WINDOW_BATCHES = 16;
+const FIRST_BATCH_FILES = 32;
+const FIRST_BATCH_BYTES = 1024 * 1024;
+const BATCH_FILES = 1024;
+const BATCH_BYTES = 32 * 1024 * 1024;
+/** Worker batches in flight at once, by bytes and by count: one being written, the next waiting, one more being made. */
+const DIRECT_WINDOW_BYTES = 96 * 1024 * 1024;
+const DIRECT_WINDOW_BATCHES = 3;
 const DEFAULT_ZIP_LEVEL = 6;
 /** System errors after which every other file would fail the same way: the export stops. */
 const FATAL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EMFILE', 'ENFILE']);
@@ -138,20 +139,19 @@ export async function extractFiles(install: Install, selection: ExportSelection 
     return !signal.aborted;
   };
 
-  let bytesLeft = bytesTotal;
+  let batches = 0;
   const lane = async (): Promise<void> => {
     while (next < items.length && !signal.aborted) {
       const item = items[next++]!;
-      bytesLeft -= item.size;
       if (job.writesInWorker(item)) {
-        // The files after it from the same archive go in the same batch; smaller batches near the
-        // end, so that the workers finish together.
+        // The files after it from the same archive go in the same batch.
+        const grow = 2 ** Math.min(batches++, 10);
+        const mostFiles = Math.min(BATCH_FILES, FIRST_BATCH_FILES * grow);
+        const mostBytes = Math.min(BATCH_BYTES, FIRST_BATCH_BYTES * grow);
         const batch = [item];
         let bytes = item.size;
-        const most = Math.max(MIN_BATCH_BYTES, Math.min(BATCH_BYTES, bytesLeft / TAIL_BATCHES));
-        while (next < items.length && batch.length < BATCH_FILES && bytes + items[next]!.size <= most &&
+        while (next < items.length && batch.length < mostFiles && bytes + items[next]!.size <= mostBytes &&
                items[next]!.archive === item.archive && job.writesInWorker(items[next]!)) {
-          bytesLeft -= items[next]!.size;
           bytes += items[next++]!.size;
           batch.push(items[next - 1]!);
         }

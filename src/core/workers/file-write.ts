@@ -44,43 +44,78 @@ export type WriteResult = WriteOutcome | Error;
 /** What became of one file of writePlannedFiles: its outcome, or its error and failing block. */
 export type FileWriteResult = WriteOutcome | { error: unknown; index: number | undefined };
 
-/**
- * Writes files one after the other (a write job), each as writePlannedFile does; one failing is
- * that file's result only. `flags` (FileFlag per file) record how far each got: files a dead
- * worker finished are reported, not written again, and what it left half-written is removed
- * first. Once `stop` says so, the rest are 'cancelled'.
- */
-export function writePlannedFiles(files: readonly PlannedWrite[], flags: Int32Array, reader: RangeReader, scratch: Scratch,
-  stop: () => boolean): FileWriteResult[] {
-  return files.map(({ plan, to }, i): FileWriteResult => {
-    const flag = Atomics.load(flags, i);
-    if (flag === FileFlag.Written) return 'written';
-    if (flag === FileFlag.Exists) return 'exists';
-    if (stop()) return 'cancelled';
-    if (flag === FileFlag.AtTarget) removeQuietly(to.target);
-    if (flag === FileFlag.AtTemp) removeQuietly(to.temp);
-    try {
-      const outcome = writePlannedFile(plan, to, reader, scratch, stop, (at) => { Atomics.store(flags, i, at); });
-      if (outcome !== 'cancelled') Atomics.store(flags, i, outcome === 'written' ? FileFlag.Written : FileFlag.Exists);
-      return outcome;
-    } catch (error) {
-      return { error, index: jobIndexOf(error) };
-    }
-  });
+/** How a write job's files are shared out among the threads running it (wire.ts, SharedClaim). */
+export interface Claim {
+  /** One Int32 on a SharedArrayBuffer: the first file no thread has taken yet. */
+  next: Int32Array;
+  /** Threads running the job. */
+  sharers: number;
 }
 
 /**
- * Writes one file; `created` is told once this made a file at the final name (AtTarget) or at the
- * temporary one (AtTemp), so whoever retries after this thread died knows what to remove.
+ * Writes the files of a write job, each as writePlannedFile does; one failing is that file's
+ * result only. `file(i)` is file i of `count`. Alone (no `claim`), this thread writes them all in
+ * order. Shared, it takes runs of files from the claim until none are left, so threads that
+ * started late or met slow files still finish together: a run is a 1/(2 x sharers) share of the
+ * files left (guided self-scheduling), long at first (each thread on its own folders) and down to
+ * one file at the end. Files another thread took are null here.
+ * `flags` (FileFlag per file) record how far each got: files a dead worker finished are reported,
+ * not written again, and what it left half-written is removed first. Once `stop` says so, the
+ * rest of this thread's are 'cancelled'.
+ */
+export function writePlannedFiles(count: number, file: (i: number) => PlannedWrite, flags: Int32Array, reader: RangeReader,
+  scratch: Scratch, stop: () => boolean, claim?: Claim): (FileWriteResult | null)[] {
+  const results = new Array<FileWriteResult | null>(count).fill(null);
+  if (!claim) {
+    for (let i = 0; i < count; i++) results[i] = writeOne(file(i), i, flags, reader, scratch, stop);
+    return results;
+  }
+  for (let run = takeRun(claim, count); run; run = takeRun(claim, count)) {
+    for (let i = run[0]; i < run[1]; i++) results[i] = writeOne(file(i), i, flags, reader, scratch, stop);
+  }
+  return results;
+}
+
+/** The next run [from, to) of files for this thread, or null when every file is taken. */
+function takeRun(claim: Claim, count: number): [number, number] | null {
+  for (;;) {
+    const from = Atomics.load(claim.next, 0);
+    if (from >= count) return null;
+    const to = Math.min(count, from + Math.max(1, Math.ceil((count - from) / (2 * claim.sharers))));
+    if (Atomics.compareExchange(claim.next, 0, from, to) === from) return [from, to];
+  }
+}
+
+function writeOne({ plan, to }: PlannedWrite, i: number, flags: Int32Array, reader: RangeReader, scratch: Scratch,
+  stop: () => boolean): FileWriteResult {
+  const flag = Atomics.load(flags, i);
+  if (flag === FileFlag.Written) return 'written';
+  if (flag === FileFlag.Exists) return 'exists';
+  if (stop()) return 'cancelled';
+  if (flag === FileFlag.AtTarget) removeQuietly(to.target);
+  if (flag === FileFlag.AtTemp) removeQuietly(to.temp);
+  try {
+    const outcome = writePlannedFile(plan, to, reader, scratch, stop, flags, i);
+    if (outcome !== 'cancelled') Atomics.store(flags, i, outcome === 'written' ? FileFlag.Written : FileFlag.Exists);
+    return outcome;
+  } catch (error) {
+    return { error, index: jobIndexOf(error) };
+  }
+}
+
+/**
+ * Writes one file; its flag (`flags[i]`) is set once this made a file at the final name
+ * (AtTarget) or at the temporary one (AtTemp), so whoever retries after this thread died knows
+ * what to remove.
  */
 export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: RangeReader, scratch: Scratch, stop: () => boolean,
-  created?: (at: typeof FileFlag.AtTarget | typeof FileFlag.AtTemp) => void): WriteOutcome {
+  flags?: Int32Array, i = 0): WriteOutcome {
   // The bytes are written out before the next run: the thread's scratch output holds them.
   const data = runBlockPlan(plan, reader, scratch, stop, true);
   if (data === null) return 'cancelled';
-  if (writeNew(to.target, data, stop, () => created?.(FileFlag.AtTarget))) return stop() ? 'cancelled' : 'written';
+  if (writeNew(to.target, data, stop, flags, i, FileFlag.AtTarget)) return stop() ? 'cancelled' : 'written';
   // The temporary name is fresh: something there is an error (EEXIST), not a conflict.
-  writeNew(to.temp, data, stop, () => created?.(FileFlag.AtTemp), false);
+  writeNew(to.temp, data, stop, flags, i, FileFlag.AtTemp, false);
   try {
     if (stop()) {
       removeQuietly(to.temp);
@@ -100,7 +135,8 @@ export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: Range
  * else that is thrown as EEXIST). A write that
  * fails, or is stopped, removes the file again (it is this call's own: O_EXCL made it).
  */
-function writeNew(path: string, data: Uint8Array, stop: () => boolean, created: () => void, mayExist = true): boolean {
+function writeNew(path: string, data: Uint8Array, stop: () => boolean, flags: Int32Array | undefined, i: number,
+  at: typeof FileFlag.AtTarget | typeof FileFlag.AtTemp, mayExist = true): boolean {
   let fd: number;
   try {
     fd = openSync(path, CREATE_NEW, 0o644);
@@ -108,7 +144,7 @@ function writeNew(path: string, data: Uint8Array, stop: () => boolean, created: 
     if (mayExist && (e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
   }
-  created();
+  if (flags) Atomics.store(flags, i, at);
   try {
     try {
       for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);

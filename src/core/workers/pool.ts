@@ -24,7 +24,8 @@ import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunn
 import type { PlannedWrite, WriteResult } from './file-write.js';
 import { packWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
-import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskReply, type WireJob, type WireWriteResult } from './wire.js';
+import { asError } from '../errors.js';
+import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
 
 export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
@@ -61,6 +62,8 @@ const AHEAD_JOBS = 4;
 /** What a job costs beyond its bytes, counted against the budget; a written file costs more (open, rename). */
 const JOB_COST_BYTES = 4 * 1024;
 const WRITE_COST_BYTES = 32 * 1024;
+/** A write job of this many files or more is shared by every thread (runWrites). */
+const SHARE_FILES = 8;
 /** Hashing less than this inline is cheaper than the trip to a worker. */
 const HASH_INLINE_BELOW = 64 * 1024;
 /**
@@ -99,35 +102,43 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     return batcher.submit({ kind: 'read', plan }, plan.size + JOB_COST_BYTES, signal ? { signal } : undefined) as Promise<Uint8Array>;
   }
 
-  /** A write job of `files`; `flags` (FileFlag each) carry over from an attempt a dead worker cut short. */
+  /**
+   * A write job of `files`; `flags` (FileFlag each) carry over from an attempt a dead worker cut
+   * short. A job of SHARE_FILES files or more goes to every thread at once, each claiming files
+   * as it goes (file-write.ts), so they finish together however the files' sizes fall. What
+   * became of each file is in `flags`; only failures come back in the replies.
+   */
   async function runWrites(files: readonly PlannedWrite[], flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
     if (files.length === 0) return [];
     const bytes = files.reduce((n, f) => n + f.plan.size + WRITE_COST_BYTES, 0);
-    let value: unknown;
-    try {
-      value = await batcher.submit({ kind: 'write', files: packWrites(files), fileFlags: flags }, bytes,
-        { settleInWorker: true, ...(signal ? { signal } : {}) });
-    } catch (e) {
-      const done = (i: number): WriteResult | null => {
-        const flag = Atomics.load(flags, i);
-        return flag === FileFlag.Written ? 'written' : flag === FileFlag.Exists ? 'exists' : null;
-      };
-      if (signal?.aborted) return files.map((_, i) => done(i) ?? 'cancelled');
-      if (files.length === 1) return [done(0) ?? (e instanceof Error ? e : new Error(String(e)))];
-      // The worker died on this job alone: each file not done goes again on its own, so only
-      // the one that kills it fails.
-      return Promise.all(files.map(async (f, i) => {
-        const own = new Int32Array(new SharedArrayBuffer(4));
-        own[0] = Atomics.load(flags, i);
-        return done(i) ?? (await runWrites([f], own, signal))[0]!;
-      }));
+    const sharers = files.length >= SHARE_FILES ? threads : 1;
+    const job: TaskJob = {
+      kind: 'write', files: packWrites(files), fileFlags: flags,
+      ...(sharers > 1 ? { claim: { next: new Int32Array(new SharedArrayBuffer(4)), sharers } } : {}),
+    };
+    const settled = await Promise.allSettled(Array.from({ length: sharers }, () =>
+      batcher.submit(job, bytes / sharers, { settleInWorker: true, ...(signal ? { signal } : {}) })));
+    const results = new Array<WriteResult | undefined>(files.length).fill(undefined);
+    let failure: unknown;
+    for (const s of settled) {
+      if (s.status === 'rejected') failure ??= s.reason;
+      else if (s.value !== null) for (const f of s.value as WireWriteFailure[]) results[f.file] = writeError(f);
     }
-    if (value === null) return files.map(() => 'cancelled');
-    return (value as WireWriteResult[]).map((r): WriteResult => {
-      if (typeof r === 'string') return r;
-      const error = reviveError(r.error);
-      return (r.index === undefined ? error : tagJobIndex(error, r.index)) as Error;
-    });
+    const done = (i: number): WriteResult | null => {
+      const flag = Atomics.load(flags, i);
+      return flag === FileFlag.Written ? 'written' : flag === FileFlag.Exists ? 'exists' : null;
+    };
+    if (signal?.aborted) return results.map((r, i) => r ?? done(i) ?? 'cancelled');
+    if (failure === undefined) return results.map((r, i) => r ?? done(i) ?? new Error('block decoder worker left a file unwritten'));
+    if (files.length === 1) return [results[0] ?? done(0) ?? asError(failure)];
+    // A worker died on this job: each file it left goes again on its own, so only the one that
+    // kills it fails.
+    return Promise.all(results.map(async (r, i) => {
+      if (r !== undefined) return r;
+      const own = new Int32Array(new SharedArrayBuffer(4));
+      own[0] = Atomics.load(flags, i);
+      return done(i) ?? (await runWrites([files[i]!], own, signal))[0]!;
+    }));
   }
 
   async function readSplit(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array> {
@@ -235,6 +246,12 @@ function spreadingBalancer(threads: number): LoadBalancer {
     }
     return workers.length < threads ? null : best;
   };
+}
+
+/** A failed file's error as the worker saw it, tagged with its failing block. */
+function writeError(f: WireWriteFailure): Error {
+  const error = reviveError(f.error);
+  return (f.index === undefined ? error : tagJobIndex(error, f.index)) as Error;
 }
 
 function isStoredPlain(job: BlockJob): boolean {

@@ -6,7 +6,7 @@
 import type { AesParams } from '../crypto/aes.js';
 import { DecodeError, FormatError, KeyError, UnsupportedCodecError } from '../errors.js';
 import { ShortBlockError, type BlockPlan } from './block-plan.js';
-import type { WriteOutcome } from './file-write.js';
+import type { Claim } from './file-write.js';
 import type { PackedWrites } from './packed-writes.js';
 
 /** A BlockJob whose stored bytes are [start, start + length) of the task's input buffer. */
@@ -27,9 +27,10 @@ export type TaskJob =
   /**
    * Files, each read from its blocks and written by the worker, in order. `fileFlags` (one
    * FileFlag per file, shared) say how far each got, so a retry after the worker died neither
-   * writes a file twice nor trips over what the dead one left.
+   * writes a file twice nor trips over what the dead one left. With `claim`, the same job goes
+   * to several threads at once, and each writes the files it claims (file-write.ts).
    */
-  | { kind: 'write'; files: PackedWrites; fileFlags: Int32Array };
+  | { kind: 'write'; files: PackedWrites; fileFlags: Int32Array; claim?: Claim };
 
 export interface PoolTask {
   /** The decode jobs' stored bytes, packed. */
@@ -57,10 +58,13 @@ export const FileFlag = {
   Exists: 4,
 } as const;
 
-/** One file of a write job: its outcome, or why it failed (`index`: the plan's block, when one failed). */
-export type WireWriteResult = WriteOutcome | { error: WireError; index: number | undefined };
+/**
+ * A file of a write job that failed: its index in the job, why, and (`index`) the plan's block
+ * that failed, when one did. What became of the others is in the job's fileFlags.
+ */
+export interface WireWriteFailure { file: number; error: WireError; index: number | undefined }
 
-export type JobValue = Uint8Array[] | Uint8Array | WireWriteResult[] | null;
+export type JobValue = Uint8Array[] | Uint8Array | WireWriteFailure[] | null;
 
 /** `value` null: skipped, the job was cancelled. `index`: which block failed. */
 export type JobReply = { ok: true; value: JobValue } | { ok: false; index: number; error: WireError };

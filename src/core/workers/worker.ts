@@ -16,7 +16,7 @@ import { runBlockPlan, Scratch } from './block-plan.js';
 import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
 import { unpackWrite } from './packed-writes.js';
-import { JobFlag, toWireError, type HashTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply } from './wire.js';
+import { JobFlag, toWireError, type HashTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
 export type { HashTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 // Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
@@ -75,9 +75,14 @@ function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {
       });
     case 'read':
       return runBlockPlan(job.plan, files, scratch, stop);
-    case 'write':
-      return writePlannedFiles(Array.from({ length: job.files.count }, (_, i) => unpackWrite(job.files, i)), job.fileFlags, files, scratch, stop).map((r) =>
-        typeof r === 'string' ? r : { error: toWireError(r.error), index: r.index });
+    case 'write': {
+      // The outcomes are in the job's file flags; only failures come back.
+      const failed: WireWriteFailure[] = [];
+      writePlannedFiles(job.files.count, (i) => unpackWrite(job.files, i), job.fileFlags, files, scratch, stop, job.claim).forEach((r, file) => {
+        if (r !== null && typeof r !== 'string') failed.push({ file, error: toWireError(r.error), index: r.index });
+      });
+      return failed;
+    }
   }
 }
 
