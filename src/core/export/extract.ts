@@ -20,6 +20,7 @@ import type { Archive } from '../archive.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { PakArchive } from '../pak/pak-archive.js';
 import type { WriteResult, WriteTarget } from '../workers/file-write.js';
+import { writeBatches, type PlannedBatch } from '../workers/block-plan.js';
 import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces, WHOLE_FILE_BYTES } from './file-pieces.js';
@@ -37,7 +38,7 @@ const DEFAULT_CONCURRENCY = 8;
  * claiming files as it goes (workers/file-write.ts), so a batch ends on all threads together
  * and big batches cost no waiting at the end. The first batch is small, so the workers start at
  * once; each next may be twice the size, up to this many files and bytes (unless one file is
- * bigger). Files of a batch come from one archive.
+ * bigger).
  */
 const FIRST_BATCH_FILES = 32;
 const FIRST_BATCH_BYTES = 1024 * 1024;
@@ -144,14 +145,13 @@ export async function extractFiles(install: Install, selection: ExportSelection 
     while (next < items.length && !signal.aborted) {
       const item = items[next++]!;
       if (job.writesInWorker(item)) {
-        // The files after it from the same archive go in the same batch.
+        // The files after it go in the same batch.
         const grow = 2 ** Math.min(batches++, 10);
         const mostFiles = Math.min(BATCH_FILES, FIRST_BATCH_FILES * grow);
         const mostBytes = Math.min(BATCH_BYTES, FIRST_BATCH_BYTES * grow);
         const batch = [item];
         let bytes = item.size;
-        while (next < items.length && batch.length < mostFiles && bytes + items[next]!.size <= mostBytes &&
-               items[next]!.archive === item.archive && job.writesInWorker(items[next]!)) {
+        while (next < items.length && batch.length < mostFiles && bytes + items[next]!.size <= mostBytes && job.writesInWorker(items[next]!)) {
           bytes += items[next++]!.size;
           batch.push(items[next - 1]!);
         }
@@ -222,13 +222,12 @@ class ExportJob {
     return check.segments;
   }
 
-  /** Workers read, decode and write the files, all of one archive (see writesInWorker). */
+  /** Workers read, decode and write the files (see writesInWorker), those of every archive in one job. */
   async runInWorkers(items: readonly ExportItem[]): Promise<Outcome[]> {
     const sink = this.sink as DiskSink;
     const outcomes = new Array<Outcome>(items.length);
-    const refs: number[] = [];
-    const targets: WriteTarget[] = [];
-    const sent: number[] = [];
+    /** Per archive, the files to write: their index in `items` and where they go. */
+    const byArchive = new Map<Archive, { at: number[]; refs: number[]; to: WriteTarget[] }>();
     this.meter.started(items[0]!.path);
     for (const [i, item] of items.entries()) {
       try {
@@ -237,28 +236,34 @@ class ExportJob {
           outcomes[i] = { kind: 'skipped', reason: to.skipped };
           continue;
         }
-        refs.push(item.ref);
-        targets.push(to);
-        sent.push(i);
+        let files = byArchive.get(item.archive);
+        if (!files) byArchive.set(item.archive, files = { at: [], refs: [], to: [] });
+        files.at.push(i);
+        files.refs.push(item.ref);
+        files.to.push(to);
       } catch (error) {
         outcomes[i] = { kind: 'failed', error };
       }
     }
-    let results: WriteResult[];
+    const groups = [...byArchive.entries()];
+    let results: WriteResult[][];
     try {
-      results = refs.length > 0 ? await workerWriter(items[0]!.archive)!(refs, targets, this.signal) : [];
+      const batches = await Promise.all(groups.map(([archive, f]) => planWrites(archive, f.refs, f.to)));
+      results = await writeBatches(batches, this.signal);
     } catch (error) {
-      results = refs.map(() => asError(error));
+      results = groups.map(([, f]) => f.refs.map(() => asError(error)));
     }
     const settling: Promise<void>[] = [];
-    for (const [k, r] of results.entries()) {
-      const i = sent[k]!;
-      // Only a file that met another at its name needs more disk work here.
-      if (r === 'exists') settling.push(this.settleExisting(items[i]!, targets[k]!).then((o) => { outcomes[i] = o; }));
-      else outcomes[i] = this.written(items[i]!, r);
+    for (const [g, [, f]] of groups.entries()) {
+      for (const [k, r] of results[g]!.entries()) {
+        const i = f.at[k]!;
+        // Only a file that met another at its name needs more disk work here.
+        if (r === 'exists') settling.push(this.settleExisting(items[i]!, f.to[k]!).then((o) => { outcomes[i] = o; }));
+        else outcomes[i] = this.written(items[i]!, r);
+      }
     }
     await Promise.all(settling);
-    for (const item of items) this.meter.fileDone(item.size);
+    this.meter.fileDone(items.reduce((n, item) => n + item.size, 0), items.length);
     return outcomes;
   }
 
@@ -338,13 +343,11 @@ class ExportJob {
   }
 }
 
-type WorkerWriter = (refs: readonly number[], to: readonly WriteTarget[], signal: AbortSignal) => Promise<WriteResult[]>;
-
-/** How the archive has workers write files of its whole, when its decoder is a worker pool. */
-function workerWriter(archive: Archive): WorkerWriter | undefined {
-  if (archive instanceof IoStoreContainer && archive.writesInWorkers) return (refs, to, signal) => archive.writeChunksToFiles(refs, to, signal);
-  if (archive instanceof PakArchive && archive.writesInWorkers) return (refs, to, signal) => archive.writeEntriesToFiles(refs, to, signal);
-  return undefined;
+/** The archive's files planned for workers to write (writesInWorker said it can). */
+function planWrites(archive: Archive, refs: readonly number[], to: readonly WriteTarget[]): PlannedBatch | Promise<PlannedBatch> {
+  if (archive instanceof IoStoreContainer) return archive.planChunkWrites(refs, to);
+  if (archive instanceof PakArchive) return archive.planEntryWrites(refs, to);
+  throw new Error(`${archive.name}: its files cannot be written by workers`);
 }
 
 /** Bytes and files in flight, each bounded; a file bigger than the whole window still goes, alone. */

@@ -36,9 +36,9 @@ export class ProgressMeter {
     this.maybeReport();
   }
 
-  /** A file is finished (written, skipped or failed); `rest` are its bytes not yet counted. */
-  fileDone(rest: number): void {
-    this.filesDone++;
+  /** A file (or `files` of them) is finished (written, skipped or failed); `rest` are their bytes not yet counted. */
+  fileDone(rest: number, files = 1): void {
+    this.filesDone += files;
     this.bytesDone += rest;
     this.maybeReport();
   }

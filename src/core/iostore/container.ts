@@ -12,7 +12,7 @@ import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, tagJobIndex, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
-import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
+import { addPlanBlock, planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
 import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
@@ -297,11 +297,17 @@ export class IoStoreContainer implements Archive {
    * writesInWorkers. One result per chunk: a failure is that chunk's own, as readChunk reports it.
    */
   async writeChunksToFiles(entryIndices: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
+    const [results] = await writeBatches([await this.planChunkWrites(entryIndices, to)], signal);
+    return results!;
+  }
+
+  /** writeChunksToFiles planned, for writeBatches to run with other archives' files in one job. */
+  async planChunkWrites(entryIndices: readonly number[], to: readonly WriteTarget[]): Promise<PlannedBatch> {
     const runner = this.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
-    const results: WriteResult[] = new Array<WriteResult>(entryIndices.length);
     const writes: PlannedWrite[] = [];
-    const sent: { at: number; first: number; start: number; length: number }[] = [];
+    const slots: (number | Error)[] = [];
+    const sent: { first: number; start: number; length: number }[] = [];
     for (const [i, entryIndex] of entryIndices.entries()) {
       try {
         this.checkEntry(entryIndex);
@@ -310,18 +316,16 @@ export class IoStoreContainer implements Archive {
         const length = this.toc.chunkLengths[entryIndex]!;
         const [first, end] = blockRange(this.toc, start, length);
         const planned = this.blockPlan(start, length, first, end);
-        writes.push({ plan: planned instanceof Promise ? await planned : planned, to: to[i]! });
-        sent.push({ at: i, first, start, length });
+        slots.push(writes.push({ plan: planned instanceof Promise ? await planned : planned, to: to[i]! }) - 1);
+        sent.push({ first, start, length });
       } catch (e) {
-        results[i] = asError(e);
+        slots.push(asError(e));
       }
     }
-    const written = await runner.writePlans(writes, signal);
-    for (const [k, r] of written.entries()) {
-      const { at, first, start, length } = sent[k]!;
-      results[at] = typeof r === 'string' ? r : asError(this.planError(r, first, start, length));
-    }
-    return results;
+    return {
+      runner, writes, slots,
+      settle: (k, r) => (typeof r === 'string' ? r : asError(this.planError(r, sent[k]!.first, sent[k]!.start, sent[k]!.length))),
+    };
   }
 
   /** writeChunksToFiles for one chunk: its outcome, or its failure thrown. */

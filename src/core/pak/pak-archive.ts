@@ -14,7 +14,7 @@ import { sha1 } from '../hash/sha1.js';
 import { BinaryReader } from '../io/binary-reader.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
-import { addPlanBlock, planRunnerOf, ShortBlockError, type BlockPlan, type PlanRunner } from '../workers/block-plan.js';
+import { addPlanBlock, planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
 import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import { entryFormat, isEncrypted, readEncodedEntry, readEntryRecord, type EntryFormat, type PakEntry } from './entry.js';
 import { readPakFooter, type PakFooter } from './footer.js';
@@ -209,10 +209,16 @@ export class PakArchive implements Archive {
    * file's own, as read() reports it; one that fails with a key while others are left tries those.
    */
   async writeEntriesToFiles(refs: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
+    const [results] = await writeBatches([this.planEntryWrites(refs, to)], signal);
+    return results!;
+  }
+
+  /** writeEntriesToFiles planned, for writeBatches to run with other archives' files in one job. */
+  planEntryWrites(refs: readonly number[], to: readonly WriteTarget[]): PlannedBatch {
     const runner = this.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
-    const results: WriteResult[] = new Array<WriteResult>(refs.length);
     const writes: PlannedWrite[] = [];
+    const slots: (number | Error)[] = [];
     const sent: { at: number; e: PakEntry; pieces: ReadPiece[]; path: string }[] = [];
     for (const [i, ref] of refs.entries()) {
       try {
@@ -220,31 +226,30 @@ export class PakArchive implements Archive {
         const path = this.pathOf(ref);
         const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize);
         const key = isEncrypted(e) ? this.entryKeys()[0]! : null;
-        writes.push({ plan: this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to: to[i]! });
+        slots.push(writes.push({ plan: this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to: to[i]! }) - 1);
         sent.push({ at: i, e, pieces, path });
       } catch (err) {
-        results[i] = asError(err);
+        slots.push(asError(err));
       }
     }
-    const written = await runner.writePlans(writes, signal);
-    const again: Promise<void>[] = [];
-    for (const [k, r] of written.entries()) {
+    const settle = async (k: number, r: WriteResult, signal?: AbortSignal): Promise<WriteResult> => {
       const { at, e, pieces, path } = sent[k]!;
-      if (typeof r === 'string') {
-        results[at] = r;
-      } else if (isEncrypted(e) && this.entryKeys().length > 1 && r instanceof DecodeError) {
+      if (typeof r === 'string') return r;
+      if (isEncrypted(e) && this.entryKeys().length > 1 && r instanceof DecodeError) {
         // A decode error with the first key: the others are tried, one file at a time.
-        again.push(this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan) => {
-          const [one] = await runner.writePlans([{ plan, to: to[at]! }], signal);
-          if (typeof one !== 'string') throw one;
-          return one;
-        }).then((outcome) => { results[at] = outcome; }, (err: unknown) => { results[at] = asError(err); }));
-      } else {
-        results[at] = asError(this.pieceError(r, pieces, path, isEncrypted(e)));
+        try {
+          return await this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan) => {
+            const [one] = await runner.writePlans([{ plan, to: to[at]! }], signal);
+            if (typeof one !== 'string') throw one;
+            return one;
+          });
+        } catch (err) {
+          return asError(err);
+        }
       }
-    }
-    await Promise.all(again);
-    return results;
+      return asError(this.pieceError(r, pieces, path, isEncrypted(e)));
+    };
+    return { runner, writes, slots, settle };
   }
 
   /** writeEntriesToFiles for one file: its outcome, or its failure thrown. */

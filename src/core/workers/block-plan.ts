@@ -292,6 +292,35 @@ export interface PlanRunner {
   writePlans(files: readonly PlannedWrite[], signal?: AbortSignal): Promise<WriteResult[]>;
 }
 
+/**
+ * Files of one archive planned for workers to write (IoStoreContainer.planChunkWrites,
+ * PakArchive.planEntryWrites). Batches of several archives go to the workers as one job
+ * (writeBatches), so an export whose folders mix containers still sends few, big jobs.
+ */
+export interface PlannedBatch {
+  runner: PlanRunner;
+  /** The plans of the files that could be planned, in order. */
+  writes: PlannedWrite[];
+  /** Per file asked for: its index in `writes`, or why it could not be planned. */
+  slots: (number | Error)[];
+  /** The file's result from the worker's for writes[k]: its error named as its archive names it; may try again (another key). */
+  settle(k: number, result: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult>;
+}
+
+/** Runs batches that share one runner as one write job; per batch, one result per file asked for. */
+export async function writeBatches(batches: readonly PlannedBatch[], signal?: AbortSignal): Promise<WriteResult[][]> {
+  const runner = batches[0]?.runner;
+  if (!runner) return [];
+  if (batches.some((b) => b.runner !== runner)) throw new Error('write batches of different worker pools cannot go in one job');
+  const written = await runner.writePlans(batches.flatMap((b) => b.writes), signal);
+  let at = 0;
+  return Promise.all(batches.map((b) => {
+    const base = at;
+    at += b.writes.length;
+    return Promise.all(b.slots.map((slot) => (typeof slot === 'number' ? b.settle(slot, written[base + slot]!, signal) : slot)));
+  }));
+}
+
 export function planRunnerOf(decoder: unknown): PlanRunner | undefined {
   const d = decoder as Partial<PlanRunner> | undefined;
   return d && typeof d.readPlan === 'function' && typeof d.writePlans === 'function' ? (d as PlanRunner) : undefined;
