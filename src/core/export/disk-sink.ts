@@ -51,7 +51,7 @@ export class DiskSink implements ExportSink {
   }
 
   async begin(path: string, segments: readonly string[]): Promise<{ writer: EntryWriter } | { skipped: string }> {
-    const dir = this.folder(path, segments.slice(0, -1));
+    const dir = this.folder(path, segments, segments.length - 1);
     const name = segments[segments.length - 1]!;
     const target = this.chooseTarget(path, dir, name);
     if ('skipped' in target) return target;
@@ -66,7 +66,7 @@ export class DiskSink implements ExportSink {
    * where whatever is at the name is to be replaced (overwrite, or a folder this run created).
    */
   reserve(path: string, segments: readonly string[]): WriteTarget | { skipped: string } {
-    const dir = this.folder(path, segments.slice(0, -1));
+    const dir = this.folder(path, segments, segments.length - 1);
     const target = this.chooseTarget(path, dir, segments[segments.length - 1]!);
     if ('skipped' in target) return target;
     return {
@@ -127,10 +127,11 @@ export class DiskSink implements ExportSink {
     return this.chooseTarget(path, dirname(absolute), basename(absolute));
   }
 
-  /** The folder for `dirSegments` below the root, created level by level and checked once. */
-  private folder(path: string, dirSegments: readonly string[]): string {
+  /** The folder for the first `count` of `segments` below the root, created level by level and checked once. */
+  private folder(path: string, segments: readonly string[], count = segments.length): string {
     // Files come folder by folder: the last folder again needs no key.
-    if (this.last && sameSegments(this.last.segments, dirSegments)) return this.last.dir;
+    if (this.last && sameSegments(this.last.segments, segments, count)) return this.last.dir;
+    const dirSegments = segments.slice(0, count);
     const dir = this.folderOf(path, dirSegments);
     this.last = { segments: dirSegments, dir };
     return dir;
@@ -232,9 +233,10 @@ class DiskEntryWriter implements EntryWriter {
   }
 }
 
-function sameSegments(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** `a` is the first `count` of `b`. */
+function sameSegments(a: readonly string[], b: readonly string[], count: number): boolean {
+  if (a.length !== count) return false;
+  for (let i = 0; i < count; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 

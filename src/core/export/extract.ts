@@ -190,6 +190,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
 }
 
 type Outcome = { kind: 'written' } | { kind: 'skipped'; reason: string } | { kind: 'failed'; error: unknown };
+const WRITTEN: Outcome = { kind: 'written' };
 
 /** Writes one item at a time per caller; counts what was written. */
 class ExportJob {
@@ -272,7 +273,7 @@ class ExportJob {
     if (result === 'cancelled') return { kind: 'failed', error: this.signal.reason ?? new Error('cancelled') };
     this.files++;
     this.bytes += item.size;
-    return { kind: 'written' };
+    return WRITTEN;
   }
 
   /** A worker left the file at its temporary name, something being at its own: the conflict policy decides. */

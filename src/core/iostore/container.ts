@@ -12,7 +12,7 @@ import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, tagJobIndex, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
-import { addPlanBlock, planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
+import { planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
 import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
@@ -518,10 +518,9 @@ export class IoStoreContainer implements Archive {
       const blockStart = b * bs;
       const from = Math.max(start, blockStart) - blockStart;
       const to = Math.min(start + length, blockStart + bs) - blockStart;
-      addPlanBlock(blocks, {
-        file, offset, stored, compressed: toc.blockCompressedSizes[b]!, uncompressed: toc.blockUncompressedSizes[b]!,
-        codec: toc.blockMethods[b]!, encrypted: this.key !== null, iv: b - first, at: blockStart + from - start, skip: from, take: to - from,
-      });
+      // The fields of PlanField, in order (addPlanBlock without an object per block: thousands per export).
+      blocks.push(file, offset, stored, toc.blockCompressedSizes[b]!, toc.blockUncompressedSizes[b]!, toc.blockMethods[b]!,
+        this.key !== null ? 1 : 0, b - first, 0, blockStart + from - start, from, to - from);
       ivs?.set(toc.encryptionIvs.subarray(b * ENCRYPTION_IV_SIZE, (b + 1) * ENCRYPTION_IV_SIZE), (b - first) * ENCRYPTION_IV_SIZE);
     }
     const plan: BlockPlan = { files, codecs: toc.methodNames, size: length, blocks };
