@@ -18,16 +18,16 @@ describe('DiskSink for worker-written files', () => {
     const root = join(await makeTempDir(), 'out');
     mkdirSync(join(root, 'Old'), { recursive: true });
     const sink = await DiskSink.create(root, 'skip');
-    const fresh = await sink.reserve('New/a.bin', ['New', 'a.bin']);
+    const fresh = await sink.reserve('New/a.bin', ['New'], 'a.bin');
     expect(fresh).toMatchObject({ target: join(root, 'New', 'a.bin'), checkTarget: false });
     expect((fresh as { temp: string }).temp).toMatch(/New[/\\]\.pakscope-[0-9a-f]{12}-\d+\.partial$/);
-    expect(await sink.reserve('Old/b.bin', ['Old', 'b.bin'])).toMatchObject({ target: join(root, 'Old', 'b.bin'), checkTarget: true });
+    expect(await sink.reserve('Old/b.bin', ['Old'], 'b.bin')).toMatchObject({ target: join(root, 'Old', 'b.bin'), checkTarget: true });
     // A file there already: skipped before any work.
     await writeFile(join(root, 'Old', 'c.bin'), 'old');
-    expect(await sink.reserve('Old/c.bin', ['Old', 'c.bin'])).toEqual({ skipped: 'exists in the output folder (not overwritten)' });
+    expect(await sink.reserve('Old/c.bin', ['Old'], 'c.bin')).toEqual({ skipped: 'exists in the output folder (not overwritten)' });
     // Overwrite never needs to look.
     const over = await DiskSink.create(root, 'overwrite');
-    expect(await over.reserve('Old/c.bin', ['Old', 'c.bin'])).toMatchObject({ checkTarget: false });
+    expect(await over.reserve('Old/c.bin', ['Old'], 'c.bin')).toMatchObject({ checkTarget: false });
   });
 
   it('a file that appeared meanwhile: skip removes the bytes, keep-both numbers them', async () => {
@@ -35,7 +35,7 @@ describe('DiskSink for worker-written files', () => {
       const root = join(await makeTempDir(), 'out');
       mkdirSync(join(root, 'Game'), { recursive: true });
       const sink = await DiskSink.create(root, policy);
-      const to = await sink.reserve('Game/x.txt', ['Game', 'x.txt']);
+      const to = await sink.reserve('Game/x.txt', ['Game'], 'x.txt');
       if ('skipped' in to) throw new Error('not reserved');
       expect(to).toMatchObject({ target: join(root, 'Game', 'x.txt'), checkTarget: true });
       await writeFile(to.target, 'appeared');

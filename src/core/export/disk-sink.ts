@@ -54,10 +54,10 @@ export class DiskSink implements ExportSink {
     const dir = this.folder(path, segments, segments.length - 1);
     const name = segments[segments.length - 1]!;
     const target = this.chooseTarget(path, dir, name);
-    if ('skipped' in target) return target;
+    if (typeof target !== 'string') return target;
     const temp = childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
     const handle = await open(temp, CREATE_NEW, 0o644);
-    return { writer: new DiskEntryWriter(this, handle, temp, target.absolute, path) };
+    return { writer: new DiskEntryWriter(this, handle, temp, target, path) };
   }
 
   /**
@@ -65,14 +65,14 @@ export class DiskSink implements ExportSink {
    * chosen under the conflict policy, and a fresh temporary name beside it. `checkTarget` is false
    * where whatever is at the name is to be replaced (overwrite, or a folder this run created).
    */
-  reserve(path: string, segments: readonly string[]): WriteTarget | { skipped: string } {
-    const dir = this.folder(path, segments, segments.length - 1);
-    const target = this.chooseTarget(path, dir, segments[segments.length - 1]!);
-    if ('skipped' in target) return target;
+  reserve(path: string, dir: readonly string[], name: string): WriteTarget | { skipped: string } {
+    const folder = this.folder(path, dir);
+    const target = this.chooseTarget(path, folder, name);
+    if (typeof target !== 'string') return target;
     return {
-      temp: childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`),
-      target: target.absolute,
-      checkTarget: !(this.conflict === 'overwrite' || this.created.has(dir)),
+      temp: childPath(folder, `${this.tempPrefix}${++this.tempCount}.partial`),
+      target,
+      checkTarget: !(this.conflict === 'overwrite' || this.created.has(folder)),
     };
   }
 
@@ -98,8 +98,8 @@ export class DiskSink implements ExportSink {
   async close(): Promise<void> {}
   async abort(): Promise<void> {}
 
-  /** Where to write: the name itself, a numbered copy (keep-both), or nothing (skip). */
-  private chooseTarget(path: string, dir: string, name: string): { absolute: string } | { skipped: string } {
+  /** Where to write (an absolute path): the name itself, a numbered copy (keep-both), or nothing (skip). */
+  private chooseTarget(path: string, dir: string, name: string): string | { skipped: string } {
     const absolute = childPath(dir, name);
     const existing = this.created.has(dir) ? null : lstatOrNullSync(absolute);
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
@@ -113,9 +113,9 @@ export class DiskSink implements ExportSink {
     throw new Error(`${path}: ${MAX_COPIES} copies exist already`);
   }
 
-  private claim(absolute: string): { absolute: string } {
+  private claim(absolute: string): string {
     this.claimed.add(absolute.toLowerCase());
-    return { absolute };
+    return absolute;
   }
 
   /** Called at commit: under skip and keep-both, a file that appeared meanwhile is still not replaced. */
@@ -124,7 +124,8 @@ export class DiskSink implements ExportSink {
     const existing = await lstatOrNull(absolute);
     if (!existing) return { absolute };
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
-    return this.chooseTarget(path, dirname(absolute), basename(absolute));
+    const chosen = this.chooseTarget(path, dirname(absolute), basename(absolute));
+    return typeof chosen === 'string' ? { absolute: chosen } : chosen;
   }
 
   /** The folder for the first `count` of `segments` below the root, created level by level and checked once. */

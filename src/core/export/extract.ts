@@ -223,6 +223,13 @@ class ExportJob {
     return check.segments;
   }
 
+  /** checked, the folder's segments (shared: not to be changed) and the name apart. */
+  private checkedFile(path: string): { dir: readonly string[]; name: string } {
+    const check = this.paths.checkFile(path);
+    if (!check.ok) throw new UnsafePathError(path, check.reason);
+    return check;
+  }
+
   /** Workers read, decode and write the files (see writesInWorker), those of every archive in one job. */
   async runInWorkers(items: readonly ExportItem[]): Promise<Outcome[]> {
     const sink = this.sink as DiskSink;
@@ -232,7 +239,8 @@ class ExportJob {
     this.meter.started(items[0]!.path);
     for (const [i, item] of items.entries()) {
       try {
-        const to = sink.reserve(item.path, this.checked(item.path));
+        const { dir, name } = this.checkedFile(item.path);
+        const to = sink.reserve(item.path, dir, name);
         if ('skipped' in to) {
           outcomes[i] = { kind: 'skipped', reason: to.skipped };
           continue;

@@ -61,10 +61,6 @@ export function checkName(name: string): string | null {
   return null;
 }
 
-/**
- * Checks a path as `ls` prints it ("Game/Content/A.uasset") for writing below an output folder.
- * Segments are split on "/" only; a backslash is refused, not treated as a separator.
- */
 /** ASCII letters, digits, "_", "-" and ".", not ending in "." (nor "." or ".."), within the length limit. */
 const PLAIN_NAME = /^[\w\-.]{0,254}[\w\-]$/;
 
@@ -74,6 +70,10 @@ function plainNameProblem(name: string): string | null {
   return stem.length <= 6 && RESERVED_DEVICE.test(stem) ? `reserved Windows device name "${stem.toUpperCase()}"` : null;
 }
 
+/**
+ * Checks a path as `ls` prints it ("Game/Content/A.uasset") for writing below an output folder.
+ * Segments are split on "/" only; a backslash is refused, not treated as a separator.
+ */
 export function checkRelativePath(path: string): PathCheck {
   if (path === '') return { ok: false, reason: 'empty path' };
   if (path.includes('\0')) return { ok: false, reason: 'NUL byte in the path' };
@@ -88,8 +88,17 @@ export function checkRelativePath(path: string): PathCheck {
  */
 export class PathChecker {
   private readonly folders = new Map<string, PathCheck>();
+  /** The folder of the last path ("A/B/"), and its check: an export's files come folder by folder. */
+  private lastDir = '';
+  private lastFolder: PathCheck = { ok: true, segments: [] };
 
   check(path: string): PathCheck {
+    const file = this.checkFile(path);
+    return file.ok ? { ok: true, segments: [...file.dir, file.name] } : file;
+  }
+
+  /** check, with the folder's segments (shared by its files: not to be changed) and the name apart. */
+  checkFile(path: string): { ok: true; dir: readonly string[]; name: string } | { ok: false; reason: string } {
     if (path === '') return { ok: false, reason: 'empty path' };
     if (path.includes('\0')) return { ok: false, reason: 'NUL byte in the path' };
     if (path.startsWith('/') || path.startsWith('\\')) return { ok: false, reason: 'absolute path' };
@@ -98,20 +107,24 @@ export class PathChecker {
     }
     const slash = path.lastIndexOf('/');
     const name = path.slice(slash + 1);
-    let segments: string[] = [];
+    let dir: readonly string[] = [];
     if (slash >= 0) {
-      const dir = path.slice(0, slash);
-      let folder = this.folders.get(dir);
-      if (!folder) {
-        folder = checkSegments(dir.split('/'));
-        this.folders.set(dir, folder);
+      let folder: PathCheck;
+      if (slash + 1 === this.lastDir.length && path.startsWith(this.lastDir)) {
+        folder = this.lastFolder;
+      } else {
+        const key = path.slice(0, slash);
+        folder = this.folders.get(key) ?? checkSegments(key.split('/'));
+        this.folders.set(key, folder);
+        this.lastDir = path.slice(0, slash + 1);
+        this.lastFolder = folder;
       }
       if (!folder.ok) return folder;
-      segments = folder.segments;
+      dir = folder.segments;
     }
     const reason = checkName(name);
     if (reason) return { ok: false, reason: name === '..' ? 'parent folder segment ".."' : reason };
-    return { ok: true, segments: [...segments, name] };
+    return { ok: true, dir, name };
   }
 }
 

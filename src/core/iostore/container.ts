@@ -153,6 +153,8 @@ export class IoStoreContainer implements Archive {
   /** The partitions open so far, by index: plans are made without waiting on a promise. */
   private readonly opened: (ByteSource | undefined)[] = [];
   private planKey: Uint8Array | undefined;
+  /** Per partition, the file list of the plans that read only it. */
+  private readonly partitionFiles: string[][] = [];
   private readonly lookup: ChunkLookup;
   /** The decoder when it runs whole reads in workers (the worker pool), else null. */
   private readonly planRunner: PlanRunner | null;
@@ -488,7 +490,7 @@ export class IoStoreContainer implements Archive {
     const bs = toc.header.compressionBlockSize;
     const ps = toc.header.partitionSize;
     const ctr = this.key !== null && toc.header.encryptionMethod === EncryptionMethod.AesCtr;
-    const files: string[] = [];
+    let files: string[] = [];
     const filePartitions: number[] = [];
     const blocks: number[] = [];
     const ivs = ctr ? new Uint8Array(ENCRYPTION_IV_SIZE * (end - first)) : undefined;
@@ -523,6 +525,9 @@ export class IoStoreContainer implements Archive {
         this.key !== null ? 1 : 0, b - first, 0, blockStart + from - start, from, to - from);
       ivs?.set(toc.encryptionIvs.subarray(b * ENCRYPTION_IV_SIZE, (b + 1) * ENCRYPTION_IV_SIZE), (b - first) * ENCRYPTION_IV_SIZE);
     }
+    // Plans of one partition share its list: fewer objects for an export's thousands of plans,
+    // and packWrites finds it by identity.
+    if (filePartitions.length === 1) files = this.partitionFiles[filePartitions[0]!] ??= files;
     const plan: BlockPlan = { files, codecs: toc.methodNames, size: length, blocks };
     // A copy of its own: a view into a bigger buffer would send that whole buffer along.
     if (this.key) plan.key = this.planKey ??= this.key.slice();

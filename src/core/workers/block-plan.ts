@@ -317,7 +317,9 @@ export async function writeBatches(batches: readonly PlannedBatch[], signal?: Ab
   return Promise.all(batches.map((b) => {
     const base = at;
     at += b.writes.length;
-    return Promise.all(b.slots.map((slot) => (typeof slot === 'number' ? b.settle(slot, written[base + slot]!, signal) : slot)));
+    const results = b.slots.map((slot) => (typeof slot === 'number' ? b.settle(slot, written[base + slot]!, signal) : slot));
+    // Most settle at once: no promise per file then.
+    return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as WriteResult[]);
   }));
 }
 

@@ -13,6 +13,7 @@ interface OpenFile { fd: number; used: number }
 
 export class ReadOnlyFiles implements RangeReader {
   private readonly open = new Map<string, OpenFile>();
+  private last: { path: string; file: OpenFile } | null = null;
 
   constructor(private readonly maxOpen = 64, private readonly idleMs = 10_000, private readonly now: () => number = Date.now) {}
 
@@ -42,6 +43,12 @@ export class ReadOnlyFiles implements RangeReader {
   }
 
   private fd(file: string): number {
+    // Reads come in runs from one file: that one is most recently used already.
+    const last = this.last;
+    if (last !== null && last.path === file) {
+      last.file.used = this.now();
+      return last.file.fd;
+    }
     const known = this.open.get(file);
     const now = this.now();
     if (known) {
@@ -49,10 +56,13 @@ export class ReadOnlyFiles implements RangeReader {
       this.open.delete(file);
       known.used = now;
       this.open.set(file, known);
+      this.last = { path: file, file: known };
       return known.fd;
     }
     const fd = openSync(file, 'r');
-    this.open.set(file, { fd, used: now });
+    const opened = { fd, used: now };
+    this.open.set(file, opened);
+    this.last = { path: file, file: opened };
     while (this.open.size > this.maxOpen) {
       const [path, f] = this.open.entries().next().value as [string, OpenFile];
       this.close(path, f);
@@ -62,6 +72,7 @@ export class ReadOnlyFiles implements RangeReader {
 
   private close(path: string, f: OpenFile): void {
     this.open.delete(path);
+    if (this.last?.file === f) this.last = null;
     try {
       closeSync(f.fd);
     } catch {

@@ -7,7 +7,7 @@
  * as plain arrays and strings, about 2 µs a file for each thread.
  */
 import { PLAN_STRIDE, type BlockPlan } from './block-plan.js';
-import type { PlannedWrite } from './file-write.js';
+import type { PlannedWrite, WriteTarget } from './file-write.js';
 
 export interface PackedWrites {
   count: number;
@@ -93,9 +93,31 @@ export function unpackWrite(p: PackedWrites, i: number): PlannedWrite {
   if (key >= 0) plan.key = p.keys[key]!;
   const ivLength = p.heads[h + Head.ivLength]!;
   if (ivLength >= 0) plan.ctrIvs = p.ivs.subarray(p.heads[h + Head.ivStart]!, p.heads[h + Head.ivStart]! + ivLength);
-  const names = Buffer.from(p.names.buffer, p.names.byteOffset, p.names.length);
-  const name = (start: number, bytes: number): string => names.toString('utf8', p.heads[h + start]!, p.heads[h + start]! + p.heads[h + bytes]!);
-  return { plan, to: { target: name(Head.target, Head.targetBytes), temp: name(Head.temp, Head.tempBytes), checkTarget: p.heads[h + Head.checkTarget] === 1 } };
+  return { plan, to: new PackedTarget(p, h) };
+}
+
+/** A file's names, read from the packed job when asked (the temporary name seldom is). */
+class PackedTarget implements WriteTarget {
+  private own: string | undefined;
+
+  constructor(private readonly p: PackedWrites, private readonly h: number) {}
+
+  get target(): string {
+    return this.own ??= this.name(Head.target, Head.targetBytes);
+  }
+
+  get temp(): string {
+    return this.name(Head.temp, Head.tempBytes);
+  }
+
+  get checkTarget(): boolean {
+    return this.p.heads[this.h + Head.checkTarget] === 1;
+  }
+
+  private name(start: number, bytes: number): string {
+    const at = this.p.heads[this.h + start]!;
+    return Buffer.prototype.utf8Slice.call(this.p.names, at, at + this.p.heads[this.h + bytes]!) as string;
+  }
 }
 
 /** The index of `item` in `list` (by identity first, then by content), added (as `own(item)`) when missing. */
