@@ -309,7 +309,8 @@ export class IoStoreContainer implements Archive {
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
     const writes: PlannedWrite[] = [];
     const slots: (number | Error)[] = [];
-    const sent: { first: number; start: number; length: number }[] = [];
+    /** The entry of each plan. */
+    const sent: number[] = [];
     for (const [i, entryIndex] of entryIndices.entries()) {
       try {
         this.checkEntry(entryIndex);
@@ -319,15 +320,18 @@ export class IoStoreContainer implements Archive {
         const [first, end] = blockRange(this.toc, start, length);
         const planned = this.blockPlan(start, length, first, end);
         slots.push(writes.push({ plan: planned instanceof Promise ? await planned : planned, to: to[i]! }) - 1);
-        sent.push({ first, start, length });
+        sent.push(entryIndex);
       } catch (e) {
         slots.push(asError(e));
       }
     }
-    return {
-      runner, writes, slots,
-      settle: (k, r) => (typeof r === 'string' ? r : asError(this.planError(r, sent[k]!.first, sent[k]!.start, sent[k]!.length))),
+    const settle = (k: number, r: WriteResult): WriteResult => {
+      if (typeof r === 'string') return r;
+      const start = this.toc.chunkOffsets[sent[k]!]!;
+      const length = this.toc.chunkLengths[sent[k]!]!;
+      return asError(this.planError(r, blockRange(this.toc, start, length)[0], start, length));
     };
+    return { runner, writes, slots, settle };
   }
 
   /** writeChunksToFiles for one chunk: its outcome, or its failure thrown. */

@@ -299,7 +299,7 @@ export interface PlanRunner {
  */
 export interface PlannedBatch {
   runner: PlanRunner;
-  /** The plans of the files that could be planned, in order. */
+  /** The plans of the files that could be planned, in order (writeBatches empties it once it hands them on). */
   writes: PlannedWrite[];
   /** Per file asked for: its index in `writes`, or why it could not be planned. */
   slots: (number | Error)[];
@@ -312,11 +312,17 @@ export async function writeBatches(batches: readonly PlannedBatch[], signal?: Ab
   const runner = batches[0]?.runner;
   if (!runner) return [];
   if (batches.some((b) => b.runner !== runner)) throw new Error('write batches of different worker pools cannot go in one job');
-  const written = await runner.writePlans(batches.flatMap((b) => b.writes), signal);
-  let at = 0;
-  return Promise.all(batches.map((b) => {
-    const base = at;
-    at += b.writes.length;
+  const starts: number[] = [];
+  const writes: PlannedWrite[] = [];
+  for (const b of batches) {
+    starts.push(writes.length);
+    for (const w of b.writes) writes.push(w);
+    // The plans are the runner's now: not kept here while the job runs (see runWrites).
+    b.writes = [];
+  }
+  const written = await runner.writePlans(writes.splice(0), signal);
+  return Promise.all(batches.map((b, k) => {
+    const base = starts[k]!;
     const results = b.slots.map((slot) => (typeof slot === 'number' ? b.settle(slot, written[base + slot]!, signal) : slot));
     // Most settle at once: no promise per file then.
     return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as WriteResult[]);

@@ -22,7 +22,7 @@ import { checkChunkHash } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, tagJobIndex, type BlockDecoder, type BlockJob } from './block-job.js';
 import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunner } from './block-plan.js';
 import type { PlannedWrite, WriteResult } from './file-write.js';
-import { packWrites } from './packed-writes.js';
+import { packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
 import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
@@ -108,17 +108,25 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
    * as it goes (file-write.ts), so they finish together however the files' sizes fall. What
    * became of each file is in `flags`; only failures come back in the replies.
    */
-  async function runWrites(files: readonly PlannedWrite[], flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
-    if (files.length === 0) return [];
+  function runWrites(files: readonly PlannedWrite[], flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
+    if (files.length === 0) return Promise.resolve([]);
     const bytes = files.reduce((n, f) => n + f.plan.size + WRITE_COST_BYTES, 0);
-    const sharers = files.length >= SHARE_FILES ? threads : 1;
+    // Only the packed job is kept while it runs (a retry takes its files from it): the plans die
+    // young, instead of outliving a garbage collection or two on this busy thread.
+    const packed = packWrites(files);
+    return runPacked(packed, bytes, flags, signal);
+  }
+
+  async function runPacked(packed: PackedWrites, bytes: number, flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
+    const count = packed.count;
+    const sharers = count >= SHARE_FILES ? threads : 1;
     const job: TaskJob = {
-      kind: 'write', files: packWrites(files), fileFlags: flags,
+      kind: 'write', files: packed, fileFlags: flags,
       ...(sharers > 1 ? { claim: { next: new Int32Array(new SharedArrayBuffer(4)), sharers } } : {}),
     };
     const settled = await Promise.allSettled(Array.from({ length: sharers }, () =>
       batcher.submit(job, bytes / sharers, { settleInWorker: true, ...(signal ? { signal } : {}) })));
-    const results = new Array<WriteResult | undefined>(files.length).fill(undefined);
+    const results = new Array<WriteResult | undefined>(count).fill(undefined);
     let failure: unknown;
     for (const s of settled) {
       if (s.status === 'rejected') failure ??= s.reason;
@@ -130,14 +138,14 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     };
     if (signal?.aborted) return results.map((r, i) => r ?? done(i) ?? 'cancelled');
     if (failure === undefined) return results.map((r, i) => r ?? done(i) ?? new Error('block decoder worker left a file unwritten'));
-    if (files.length === 1) return [results[0] ?? done(0) ?? asError(failure)];
+    if (count === 1) return [results[0] ?? done(0) ?? asError(failure)];
     // A worker died on this job: each file it left goes again on its own, so only the one that
     // kills it fails.
     return Promise.all(results.map(async (r, i) => {
       if (r !== undefined) return r;
       const own = new Int32Array(new SharedArrayBuffer(4));
       own[0] = Atomics.load(flags, i);
-      return done(i) ?? (await runWrites([files[i]!], own, signal))[0]!;
+      return done(i) ?? (await runWrites([unpackWrite(packed, i)], own, signal))[0]!;
     }));
   }
 
