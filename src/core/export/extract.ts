@@ -38,14 +38,15 @@ const DEFAULT_CONCURRENCY = 8;
  * claiming files as it goes (workers/file-write.ts), so a batch ends on all threads together
  * and big batches cost no waiting at the end. The first batch is small, so the workers start at
  * once; each next may be twice the size, up to this many files and bytes (unless one file is
- * bigger).
+ * bigger): a batch's round trip is then nothing beside its work, and progress (counted per
+ * batch) still moves a few times a second on a slow disk.
  */
 const FIRST_BATCH_FILES = 32;
 const FIRST_BATCH_BYTES = 1024 * 1024;
 const BATCH_FILES = 1024;
-const BATCH_BYTES = 32 * 1024 * 1024;
+const BATCH_BYTES = 16 * 1024 * 1024;
 /** Worker batches in flight at once, by bytes and by count: one being written, the next waiting, one more being made. */
-const DIRECT_WINDOW_BYTES = 96 * 1024 * 1024;
+const DIRECT_WINDOW_BYTES = 48 * 1024 * 1024;
 const DIRECT_WINDOW_BATCHES = 3;
 const DEFAULT_ZIP_LEVEL = 6;
 /** System errors after which every other file would fail the same way: the export stops. */
