@@ -56,7 +56,10 @@ export default async function (task) {
     const replies = [];
     for (const job of task.jobs) {
       const failed = [];
-      for (let i = 0; i < job.files.count; i++) {
+      // A shared job's files are claimed one at a time from its counter, as the threads sharing it do.
+      let next = 0;
+      const take = () => (job.claim ? Atomics.add(job.claim.next, 0, 1) : next++);
+      for (let i = take(); i < job.files.count; i = take()) {
         const file = unpackWrite(job.files, i);
         if (file.plan.codecs[0] === 'crash') process.exit(3);
         const one = { jobs: [{ kind: 'write', files: packWrites([file]), fileFlags: new Int32Array(job.fileFlags.buffer, 4 * i, 1) }] };
@@ -221,6 +224,29 @@ describe('worker pool', () => {
     expect(results[3]).toBe('written');
     expect(['f0', 'f1', 'f3'].map((n) => readFileSync(join(dir, n), 'utf8'))).toEqual(['01234', '56789', 'fghij']);
     expect(existsSync(join(dir, 'f2')) || readdirSync(dir).some((n) => n.endsWith('.partial'))).toBe(false);
+  });
+
+  it('shares a big write job between its threads; when one dies, only the file that killed it fails and none is written twice', async () => {
+    const pool = newPool({ threads: 2, workerFile: writeTestWorker() });
+    const dir = mkdtempSync(join(tmp, 'shared-writes-'));
+    const src = join(dir, 'src.bin');
+    writeFileSync(src, Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWX'));
+    const plan = (at: number, codec = 'None'): BlockPlan => {
+      const blocks: number[] = [];
+      addPlanBlock(blocks, { file: 0, offset: at, stored: 5, compressed: 5, uncompressed: 5, codec: 0, encrypted: false, at: 0, skip: 0, take: 5 });
+      return { files: [src], codecs: [codec], size: 5, blocks };
+    };
+    const to = (name: string): WriteTarget => ({ temp: join(dir, `${name}.partial`), target: join(dir, name), checkTarget: true });
+    // Twelve files: over SHARE_FILES, so both threads take files from the one job.
+    const files = Array.from({ length: 12 }, (_, i) => ({ plan: plan(5 * i, i === 7 ? 'crash' : 'None'), to: to(`f${i}`) }));
+    const results = await pool.writePlans(files);
+    expect(results.filter((r) => r === 'written')).toHaveLength(11);
+    expect((results[7] as Error).message).toMatch(/^block decoder worker failed: /);
+    const source = readFileSync(src, 'latin1');
+    for (let i = 0; i < 12; i++) {
+      if (i !== 7) expect(readFileSync(join(dir, `f${i}`), 'latin1')).toBe(source.slice(5 * i, 5 * i + 5));
+    }
+    expect(readdirSync(dir).sort()).toEqual(['src.bin', ...Array.from({ length: 12 }, (_, i) => `f${i}`).filter((n) => n !== 'f7')].sort());
   });
 
   it('runs two tasks on two threads at the same time (and one thread cannot)', async () => {
