@@ -66,8 +66,11 @@ const PLAIN_NAME = /^[\w\-.]{0,254}[\w\-]$/;
 
 /** checkName's answer for a name PLAIN_NAME accepts. */
 function plainNameProblem(name: string): string | null {
-  const stem = name.split('.', 1)[0]!;
-  return stem.length <= 6 && RESERVED_DEVICE.test(stem) ? `reserved Windows device name "${stem.toUpperCase()}"` : null;
+  // Device names are 3 to 6 characters: most stems are longer, and need no slice.
+  const dot = name.indexOf('.');
+  if ((dot < 0 ? name.length : dot) > 6) return null;
+  const stem = dot < 0 ? name : name.slice(0, dot);
+  return RESERVED_DEVICE.test(stem) ? `reserved Windows device name "${stem.toUpperCase()}"` : null;
 }
 
 /**

@@ -44,7 +44,7 @@ export type WriteResult = WriteOutcome | Error;
 /** What became of one file of writePlannedFiles: its outcome, or its error and failing block. */
 export type FileWriteResult = WriteOutcome | { error: unknown; index: number | undefined };
 
-/** How a write job's files are shared out among the threads running it (wire.ts, SharedClaim). */
+/** How a write job's files are shared out among the threads running it (wire.ts: a write job's `claim`). */
 export interface Claim {
   /** One Int32 on a SharedArrayBuffer: the first file no thread has taken yet. */
   next: Int32Array;
