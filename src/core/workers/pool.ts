@@ -139,14 +139,19 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     if (signal?.aborted) return results.map((r, i) => r ?? done(i) ?? 'cancelled');
     if (failure === undefined) return results.map((r, i) => r ?? done(i) ?? new Error('block decoder worker left a file unwritten'));
     if (count === 1) return [results[0] ?? done(0) ?? asError(failure)];
-    // A worker died on this job: each file it left goes again on its own, so only the one that
-    // kills it fails.
-    return Promise.all(results.map(async (r, i) => {
-      if (r !== undefined) return r;
+    // A worker died on this job: each file it left goes again on its own, one after the other
+    // (a task waiting at a worker dies with it), so only the one that kills it fails.
+    const retried: WriteResult[] = [];
+    for (const [i, r] of results.entries()) {
+      if (r !== undefined || done(i) !== null) {
+        retried.push(r ?? done(i)!);
+        continue;
+      }
       const own = new Int32Array(new SharedArrayBuffer(4));
       own[0] = Atomics.load(flags, i);
-      return done(i) ?? (await runWrites([unpackWrite(packed, i)], own, signal))[0]!;
-    }));
+      retried.push((await runWrites([unpackWrite(packed, i)], own, signal))[0]!);
+    }
+    return retried;
   }
 
   async function readSplit(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array> {
