@@ -5,10 +5,11 @@
  * the rest. Names are checked by safe-path.ts first; a refused name is a failure of that file only.
  *
  * To a folder through a worker pool, files of up to one piece are read, decoded and written by
- * workers in batches of neighbours from one archive (DiskSink.reserve for each, then the
- * archive's write*ToFiles for the batch): their bytes never come to this thread, which spends a
- * message per batch, not per file, and several batches are in flight at once. Bigger files,
- * zips and JSON models are streamed here piece by piece.
+ * workers in batches of neighbours, whatever archives they come from (DiskSink.reserve for each,
+ * then each archive plans its files and writeBatches sends the batch as one job that every worker
+ * shares): their bytes never come to this thread, which spends a few messages per batch, not per
+ * file, and the next batch is ready when the workers finish one. Bigger files, zips and JSON
+ * models are streamed here piece by piece.
  *
  *   const pool = createWorkerPool();
  *   const install = await openInstall([paks], { keys, decoder: pool });

@@ -4,8 +4,9 @@
  *
  * - readPlan/writePlans: the worker reads the stored bytes from the file itself (block-plan.ts),
  *   so the main thread only describes the blocks; one buffer per read comes back, or none at all
- *   when the worker writes the files (many files per job: an export's small files cost this
- *   thread one message per batch, not per file).
+ *   when the workers write the files (many files per job, and a big job shared by every thread,
+ *   each claiming files from it: an export's small files cost this thread a message per batch and
+ *   thread, not per file).
  * - decode: blocks already in memory (nested containers, tests) are packed into one buffer and moved.
  *
  * Small jobs travel together (task-batcher.ts); a big read is split across the threads. A job that
