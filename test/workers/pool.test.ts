@@ -122,6 +122,22 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A source file in a fresh folder, and plans of 5 stored bytes of it to files in that folder. */
+function fiveByteFiles(prefix: string, content: string): {
+  dir: string; src: string; plan: (at: number, codec?: string) => BlockPlan; to: (name: string) => WriteTarget;
+} {
+  const dir = mkdtempSync(join(tmp, prefix));
+  const src = join(dir, 'src.bin');
+  writeFileSync(src, Buffer.from(content));
+  const plan = (at: number, codec = 'None'): BlockPlan => {
+    const blocks: number[] = [];
+    addPlanBlock(blocks, { file: 0, offset: at, stored: 5, compressed: 5, uncompressed: 5, codec: 0, encrypted: false, at: 0, skip: 0, take: 5 });
+    return { files: [src], codecs: [codec], size: 5, blocks };
+  };
+  const to = (name: string): WriteTarget => ({ temp: join(dir, `${name}.partial`), target: join(dir, name), checkTarget: true });
+  return { dir, src, plan, to };
+}
+
 describe('worker pool', () => {
   it('finds the bundled worker, and says where it looked when it is missing', () => {
     expect(resolveWorkerFile()).toBe(bundle);
@@ -206,15 +222,7 @@ describe('worker pool', () => {
 
   it('when a worker dies in a write job, files it wrote are not written again and only the file that killed it fails', async () => {
     const pool = newPool({ threads: 1, workerFile: writeTestWorker() });
-    const dir = mkdtempSync(join(tmp, 'writes-'));
-    const src = join(dir, 'src.bin');
-    writeFileSync(src, Buffer.from('0123456789abcdefghij'));
-    const plan = (at: number, codec = 'None'): BlockPlan => {
-      const blocks: number[] = [];
-      addPlanBlock(blocks, { file: 0, offset: at, stored: 5, compressed: 5, uncompressed: 5, codec: 0, encrypted: false, at: 0, skip: 0, take: 5 });
-      return { files: [src], codecs: [codec], size: 5, blocks };
-    };
-    const to = (name: string): WriteTarget => ({ temp: join(dir, `${name}.partial`), target: join(dir, name), checkTarget: true });
+    const { dir, plan, to } = fiveByteFiles('writes-', '0123456789abcdefghij');
     const files = [plan(0), plan(5), plan(10, 'crash'), plan(15)].map((p, i) => ({ plan: p, to: to(`f${i}`) }));
     // f0 and f1 are written before the worker dies: the retry finds them done (O_EXCL would refuse to write them again).
     const results = await pool.writePlans(files);
@@ -228,15 +236,7 @@ describe('worker pool', () => {
 
   it('shares a big write job between its threads; when one dies, only the file that killed it fails and none is written twice', async () => {
     const pool = newPool({ threads: 2, workerFile: writeTestWorker() });
-    const dir = mkdtempSync(join(tmp, 'shared-writes-'));
-    const src = join(dir, 'src.bin');
-    writeFileSync(src, Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWX'));
-    const plan = (at: number, codec = 'None'): BlockPlan => {
-      const blocks: number[] = [];
-      addPlanBlock(blocks, { file: 0, offset: at, stored: 5, compressed: 5, uncompressed: 5, codec: 0, encrypted: false, at: 0, skip: 0, take: 5 });
-      return { files: [src], codecs: [codec], size: 5, blocks };
-    };
-    const to = (name: string): WriteTarget => ({ temp: join(dir, `${name}.partial`), target: join(dir, name), checkTarget: true });
+    const { dir, src, plan, to } = fiveByteFiles('shared-writes-', 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWX');
     // Twelve files: over SHARE_FILES, so both threads take files from the one job.
     const files = Array.from({ length: 12 }, (_, i) => ({ plan: plan(5 * i, i === 7 ? 'crash' : 'None'), to: to(`f${i}`) }));
     const results = await pool.writePlans(files);
