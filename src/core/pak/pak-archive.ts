@@ -232,20 +232,17 @@ export class PakArchive implements Archive {
         slots.push(asError(err));
       }
     }
-    const settle = async (k: number, r: WriteResult, signal?: AbortSignal): Promise<WriteResult> => {
+    // A promise only where another key is tried: most files settle at once.
+    const settle = (k: number, r: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult> => {
       const { at, e, pieces, path } = sent[k]!;
       if (typeof r === 'string') return r;
       if (isEncrypted(e) && this.entryKeys().length > 1 && r instanceof DecodeError) {
         // A decode error with the first key: the others are tried, one file at a time.
-        try {
-          return await this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan) => {
-            const [one] = await runner.writePlans([{ plan, to: to[at]! }], signal);
-            if (typeof one !== 'string') throw one;
-            return one;
-          });
-        } catch (err) {
-          return asError(err);
-        }
+        return this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan) => {
+          const [one] = await runner.writePlans([{ plan, to: to[at]! }], signal);
+          if (typeof one !== 'string') throw one;
+          return one;
+        }).catch(asError);
       }
       return asError(this.pieceError(r, pieces, path, isEncrypted(e)));
     };

@@ -144,8 +144,9 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     // (a task waiting at a worker dies with it), so only the one that kills it fails.
     const retried: WriteResult[] = [];
     for (const [i, r] of results.entries()) {
-      if (r !== undefined || done(i) !== null) {
-        retried.push(r ?? done(i)!);
+      const known = r ?? done(i);
+      if (known !== null) {
+        retried.push(known);
         continue;
       }
       const own = new Int32Array(new SharedArrayBuffer(4));
