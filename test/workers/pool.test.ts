@@ -16,6 +16,7 @@ import { checkChunkHash } from '../../src/core/hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, type BlockJob } from '../../src/core/workers/block-job.js';
 import { addPlanBlock, type BlockPlan } from '../../src/core/workers/block-plan.js';
 import type { WriteTarget } from '../../src/core/workers/file-write.js';
+import { packWrites } from '../../src/core/workers/packed-writes.js';
 import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../src/core/workers/pool.js';
 import { chunkJobs, loadContainer, type RealContainer } from '../codecs/real-chunks.js';
 import { oodleTrapBlock } from '../codecs/oodle-trap-block.js';
@@ -225,7 +226,7 @@ describe('worker pool', () => {
     const { dir, plan, to } = fiveByteFiles('writes-', '0123456789abcdefghij');
     const files = [plan(0), plan(5), plan(10, 'crash'), plan(15)].map((p, i) => ({ plan: p, to: to(`f${i}`) }));
     // f0 and f1 are written before the worker dies: the retry finds them done (O_EXCL would refuse to write them again).
-    const results = await pool.writePlans(files);
+    const results = await pool.writePacked(packWrites(files));
     expect(results.slice(0, 2)).toEqual(['written', 'written']);
     expect(results[2]).toBeInstanceOf(Error);
     expect((results[2] as Error).message).toMatch(/^block decoder worker failed: /);
@@ -239,7 +240,7 @@ describe('worker pool', () => {
     const { dir, src, plan, to } = fiveByteFiles('shared-writes-', 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWX');
     // Twelve files: over SHARE_FILES, so both threads take files from the one job.
     const files = Array.from({ length: 12 }, (_, i) => ({ plan: plan(5 * i, i === 7 ? 'crash' : 'None'), to: to(`f${i}`) }));
-    const results = await pool.writePlans(files);
+    const results = await pool.writePacked(packWrites(files));
     expect(results.map((r) => (typeof r === 'string' ? r : r.message))).toEqual(results.map((_, i) => (i === 7 ? expect.stringMatching(/^block decoder worker failed: /) : 'written')));
     expect((results[7] as Error).message).toMatch(/^block decoder worker failed: /);
     const source = readFileSync(src, 'latin1');

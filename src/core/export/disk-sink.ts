@@ -27,8 +27,10 @@ export class DiskSink implements ExportSink {
   /** Folders checked or made, by relative path ('' = the root), each done once. */
   private readonly folders = new Map<string, string>();
   private last: { segments: readonly string[]; dir: string } | null = null;
-  /** Final names (lowercased absolute paths) claimed in this run, so keep-both never picks one twice. */
-  private readonly claimed = new Set<string>();
+  /** Per folder, the final names (lowercased) claimed in this run, so keep-both never picks one twice. */
+  private readonly claimed = new Map<string, Set<string>>();
+  /** The folder of the last claim and its names: an export's files come folder by folder. */
+  private lastClaims: { dir: string; names: Set<string> } = { dir: '\0', names: new Set() };
   /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
   private readonly created = new Set<string>();
   private realRoot = '';
@@ -100,22 +102,34 @@ export class DiskSink implements ExportSink {
 
   /** Where to write (an absolute path): the name itself, a numbered copy (keep-both), or nothing (skip). */
   private chooseTarget(path: string, dir: string, name: string): string | { skipped: string } {
+    const claimed = this.claimsIn(dir);
     const absolute = childPath(dir, name);
     const existing = this.created.has(dir) ? null : lstatOrNullSync(absolute);
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
-    if (!existing && !this.claimed.has(absolute.toLowerCase())) return this.claim(absolute);
-    if (this.conflict === 'overwrite') return this.claim(absolute);
+    const lower = name.toLowerCase();
+    if ((!existing && !claimed.has(lower)) || this.conflict === 'overwrite') {
+      claimed.add(lower);
+      return absolute;
+    }
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
     for (let n = 2; n <= MAX_COPIES; n++) {
-      const candidate = childPath(dir, numberedName(name, n));
-      if (!this.claimed.has(candidate.toLowerCase()) && !lstatOrNullSync(candidate)) return this.claim(candidate);
+      const candidate = numberedName(name, n);
+      const candidateLower = candidate.toLowerCase();
+      if (!claimed.has(candidateLower) && !lstatOrNullSync(childPath(dir, candidate))) {
+        claimed.add(candidateLower);
+        return childPath(dir, candidate);
+      }
     }
     throw new Error(`${path}: ${MAX_COPIES} copies exist already`);
   }
 
-  private claim(absolute: string): string {
-    this.claimed.add(absolute.toLowerCase());
-    return absolute;
+  /** The names claimed in folder `dir`. */
+  private claimsIn(dir: string): Set<string> {
+    if (this.lastClaims.dir === dir) return this.lastClaims.names;
+    let names = this.claimed.get(dir);
+    if (!names) this.claimed.set(dir, names = new Set());
+    this.lastClaims = { dir, names };
+    return names;
   }
 
   /** Called at commit: under skip and keep-both, a file that appeared meanwhile is still not replaced. */

@@ -6,8 +6,8 @@
  *
  * To a folder through a worker pool, files of up to one piece are read, decoded and written by
  * workers in batches of neighbours, whatever archives they come from (DiskSink.reserve for each,
- * then each archive plans its files and writeBatches sends the batch as one job that every worker
- * shares): their bytes never come to this thread, which spends a few messages per batch, not per
+ * then each archive plans its files into one write job, which every worker shares, writeBatches):
+ * their bytes never come to this thread, which spends a few messages per batch, not per
  * file, and the next batch is ready when the workers finish one. Bigger files, zips and JSON
  * models are streamed here piece by piece.
  *
@@ -22,6 +22,7 @@ import { IoStoreContainer } from '../iostore/container.js';
 import { PakArchive } from '../pak/pak-archive.js';
 import type { WriteResult, WriteTarget } from '../workers/file-write.js';
 import { writeBatches, type PlannedBatch } from '../workers/block-plan.js';
+import { WriteJobBuilder } from '../workers/packed-writes.js';
 import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces, WHOLE_FILE_BYTES } from './file-pieces.js';
@@ -239,7 +240,8 @@ class ExportJob {
     /** Per archive, the files to write: their index in `items` and where they go. */
     const byArchive = new Map<Archive, { at: number[]; refs: number[]; to: WriteTarget[] }>();
     this.meter.started(items[0]!.path);
-    for (const [i, item] of items.entries()) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       try {
         const { dir, name } = this.checkedFile(item.path);
         const to = sink.reserve(item.path, dir, name);
@@ -259,8 +261,11 @@ class ExportJob {
     const groups = [...byArchive.entries()];
     let results: WriteResult[][];
     try {
-      const batches = await Promise.all(groups.map(([archive, f]) => planWrites(archive, f.refs, f.to)));
-      results = await writeBatches(batches, this.signal);
+      // One job for every archive's files, planned into it one archive after the other.
+      const job = new WriteJobBuilder();
+      const batches: PlannedBatch[] = [];
+      for (const [archive, f] of groups) batches.push(await planWrites(archive, f.refs, f.to, job));
+      results = await writeBatches(job, batches, this.signal);
     } catch (error) {
       results = groups.map(([, f]) => f.refs.map(() => asError(error)));
     }
@@ -355,9 +360,9 @@ class ExportJob {
 }
 
 /** The archive's files planned for workers to write (writesInWorker said it can). */
-function planWrites(archive: Archive, refs: readonly number[], to: readonly WriteTarget[]): PlannedBatch | Promise<PlannedBatch> {
-  if (archive instanceof IoStoreContainer) return archive.planChunkWrites(refs, to);
-  if (archive instanceof PakArchive) return archive.planEntryWrites(refs, to);
+function planWrites(archive: Archive, refs: readonly number[], to: readonly WriteTarget[], job: WriteJobBuilder): PlannedBatch | Promise<PlannedBatch> {
+  if (archive instanceof IoStoreContainer) return archive.planChunkWrites(refs, to, job);
+  if (archive instanceof PakArchive) return archive.planEntryWrites(refs, to, job);
   throw new Error(`${archive.name}: its files cannot be written by workers`);
 }
 

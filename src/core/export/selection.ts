@@ -159,7 +159,9 @@ export function exportItems(install: Install, files: readonly VfsFile[], compani
 
   for (const f of files) {
     const { archive, file } = f.providers[0]!;
-    add({ path: f.path, size: f.size, archive, ref: file.ref, ...(file.chunkType ? { chunkType: file.chunkType } : {}) });
+    const item: ExportItem = { path: f.path, size: f.size, archive, ref: file.ref };
+    if (file.chunkType) item.chunkType = file.chunkType;
+    add(item);
     if (!companions) continue;
     const ext = PACKAGE_EXTENSIONS.find((e) => f.path.toLowerCase().endsWith(e));
     if (!ext) continue;

@@ -12,8 +12,9 @@ import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, tagJobIndex, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
-import { planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
-import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
+import { planRunnerOf, PlanTable, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner, type PlanSink } from '../workers/block-plan.js';
+import { WriteJobBuilder } from '../workers/packed-writes.js';
+import type { WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
 import { chunkTypeName, chunkTypeNames } from './chunk-type.js';
@@ -299,39 +300,46 @@ export class IoStoreContainer implements Archive {
    * writesInWorkers. One result per chunk: a failure is that chunk's own, as readChunk reports it.
    */
   async writeChunksToFiles(entryIndices: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
-    const [results] = await writeBatches([await this.planChunkWrites(entryIndices, to)], signal);
+    const job = new WriteJobBuilder();
+    const [results] = await writeBatches(job, [await this.planChunkWrites(entryIndices, to, job)], signal);
     return results!;
   }
 
-  /** writeChunksToFiles planned, for writeBatches to run with other archives' files in one job. */
-  async planChunkWrites(entryIndices: readonly number[], to: readonly WriteTarget[]): Promise<PlannedBatch> {
+  /** writeChunksToFiles planned into `job`, which writeBatches runs with other archives' files. */
+  async planChunkWrites(entryIndices: readonly number[], to: readonly WriteTarget[], job: WriteJobBuilder): Promise<PlannedBatch> {
     const runner = this.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
-    const writes: PlannedWrite[] = [];
+    const toc = this.toc;
     const slots: (number | Error)[] = [];
-    /** The entry of each plan. */
-    const sent: number[] = [];
-    for (const [i, entryIndex] of entryIndices.entries()) {
+    for (let i = 0; i < entryIndices.length; i++) {
+      const entryIndex = entryIndices[i]!;
       try {
         this.checkEntry(entryIndex);
         this.checkUnlocked();
-        const start = this.toc.chunkOffsets[entryIndex]!;
-        const length = this.toc.chunkLengths[entryIndex]!;
-        const [first, end] = blockRange(this.toc, start, length);
-        const planned = this.blockPlan(start, length, first, end);
-        slots.push(writes.push({ plan: planned instanceof Promise ? await planned : planned, to: to[i]! }) - 1);
-        sent.push(entryIndex);
+        const start = toc.chunkOffsets[entryIndex]!;
+        const length = toc.chunkLengths[entryIndex]!;
+        const [first, end] = blockRange(toc, start, length);
+        let partitions = this.openPartitions(first, end);
+        if (partitions instanceof Promise) partitions = await partitions;
+        job.file(this.planFiles(partitions), toc.methodNames, length, this.key ? (this.planKey ??= this.key.slice()) : undefined, to[i]!);
+        try {
+          this.planBlocks(job, partitions, start, length, first, end);
+        } catch (e) {
+          job.dropFile();
+          throw e;
+        }
+        slots.push(job.files - 1);
       } catch (e) {
         slots.push(asError(e));
       }
     }
-    const settle = (k: number, r: WriteResult): WriteResult => {
+    const settle = (i: number, r: WriteResult): WriteResult => {
       if (typeof r === 'string') return r;
-      const start = this.toc.chunkOffsets[sent[k]!]!;
-      const length = this.toc.chunkLengths[sent[k]!]!;
-      return asError(this.planError(r, blockRange(this.toc, start, length)[0], start, length));
+      const start = toc.chunkOffsets[entryIndices[i]!]!;
+      const length = toc.chunkLengths[entryIndices[i]!]!;
+      return asError(this.planError(r, blockRange(toc, start, length)[0], start, length));
     };
-    return { runner, writes, slots, settle };
+    return { runner, slots, settle };
   }
 
   /** writeChunksToFiles for one chunk: its outcome, or its failure thrown. */
@@ -490,53 +498,71 @@ export class IoStoreContainer implements Archive {
    * offset and sizes, checked against the file's size here, as the inline path checks its reads.
    */
   private blockPlan(start: number, length: number, first: number, end: number): BlockPlan | Promise<BlockPlan> {
+    const partitions = this.openPartitions(first, end);
+    if (partitions instanceof Promise) return partitions.then(() => this.blockPlan(start, length, first, end));
+    const table = new PlanTable(end - first);
+    this.planBlocks(table, partitions, start, length, first, end);
+    const plan: BlockPlan = { files: this.planFiles(partitions), codecs: this.toc.methodNames, size: length, blocks: table.blocks };
+    // A copy of its own: a view into a bigger buffer would send that whole buffer along.
+    if (this.key) plan.key = this.planKey ??= this.key.slice();
+    if (table.ivs) plan.ctrIvs = table.ivs;
+    return plan;
+  }
+
+  /**
+   * The partitions blocks [first, end) lie in, in the order they first appear (a block's `file` in
+   * a plan is its partition's index here), once all are open: a promise while one is not yet.
+   */
+  private openPartitions(first: number, end: number): number | number[] | Promise<number | number[]> {
+    const toc = this.toc;
+    const ps = toc.header.partitionSize;
+    // Nearly always one partition: no list is made then.
+    let one = -1;
+    let list: number[] | undefined;
+    for (let b = first; b < end; b++) {
+      const p = Math.floor(toc.blockOffsets[b]! / ps);
+      if (one < 0) one = p;
+      else if (p !== one && !list?.includes(p)) (list ??= [one]).push(p);
+    }
+    const partitions = list ?? Math.max(0, one);
+    const closed = (list ?? [Math.max(0, one)]).filter((p) => !this.opened[p]);
+    if (closed.length > 0) return Promise.all(closed.map((p) => this.source(p))).then(() => partitions);
+    return partitions;
+  }
+
+  /** The file list of plans over `partitions` (openPartitions); one partition's is shared by its plans, and found by identity when packed. */
+  private planFiles(partitions: number | number[]): string[] {
+    if (typeof partitions === 'number') return this.partitionFiles[partitions] ??= [this.opened[partitions]!.name];
+    return partitions.map((p) => this.opened[p]!.name);
+  }
+
+  /**
+   * The blocks of bytes [start, start+length), blocks [first, end), into `sink`: the fields of
+   * PlanField, without an object per block (thousands per export); AES-CTR IVs alongside.
+   */
+  private planBlocks(sink: PlanSink, partitions: number | number[], start: number, length: number, first: number, end: number): void {
     const toc = this.toc;
     const bs = toc.header.compressionBlockSize;
     const ps = toc.header.partitionSize;
     const ctr = this.key !== null && toc.header.encryptionMethod === EncryptionMethod.AesCtr;
-    let files: string[] = [];
-    const filePartitions: number[] = [];
-    const blocks: number[] = [];
-    const ivs = ctr ? new Uint8Array(ENCRYPTION_IV_SIZE * (end - first)) : undefined;
-    let partition = -1;
-    let file = -1;
-    let src: ByteSource | undefined;
+    const encrypted = this.key !== null ? 1 : 0;
     for (let b = first; b < end; b++) {
       const p = Math.floor(toc.blockOffsets[b]! / ps);
-      if (p !== partition) {
-        src = this.opened[p];
-        // Not open yet: open it, then plan again.
-        if (!src) return this.source(p).then(() => this.blockPlan(start, length, first, end));
-        partition = p;
-        file = filePartitions.indexOf(p);
-        if (file < 0) {
-          file = files.push(src.name) - 1;
-          filePartitions.push(p);
-        }
-      }
+      const src = this.opened[p]!;
       const base = p === 0 ? 0 : p * ps; // ps may be Infinity
       const offset = toc.blockOffsets[b]! - base;
-      const stored = this.storedSize(b, src!.size - offset, ctr);
-      if (offset + stored > src!.size) {
-        throw new FormatError(src!.name, `block ${b} in ${basename(src!.name)}`, offset,
-          `${stored} bytes past the end of the file (size ${src!.size})`);
+      const stored = this.storedSize(b, src.size - offset, ctr);
+      if (offset + stored > src.size) {
+        throw new FormatError(src.name, `block ${b} in ${basename(src.name)}`, offset,
+          `${stored} bytes past the end of the file (size ${src.size})`);
       }
       const blockStart = b * bs;
       const from = Math.max(start, blockStart) - blockStart;
       const to = Math.min(start + length, blockStart + bs) - blockStart;
-      // The fields of PlanField, in order (addPlanBlock without an object per block: thousands per export).
-      blocks.push(file, offset, stored, toc.blockCompressedSizes[b]!, toc.blockUncompressedSizes[b]!, toc.blockMethods[b]!,
-        this.key !== null ? 1 : 0, b - first, 0, blockStart + from - start, from, to - from);
-      ivs?.set(toc.encryptionIvs.subarray(b * ENCRYPTION_IV_SIZE, (b + 1) * ENCRYPTION_IV_SIZE), (b - first) * ENCRYPTION_IV_SIZE);
+      sink.block(typeof partitions === 'number' ? 0 : partitions.indexOf(p), offset, stored, toc.blockCompressedSizes[b]!,
+        toc.blockUncompressedSizes[b]!, toc.blockMethods[b]!, encrypted, b - first, 0, blockStart + from - start, from, to - from);
+      if (ctr) sink.addIvs(toc.encryptionIvs.subarray(b * ENCRYPTION_IV_SIZE, (b + 1) * ENCRYPTION_IV_SIZE));
     }
-    // Plans of one partition share its list: fewer objects for an export's thousands of plans,
-    // and packWrites finds it by identity.
-    if (filePartitions.length === 1) files = this.partitionFiles[filePartitions[0]!] ??= files;
-    const plan: BlockPlan = { files, codecs: toc.methodNames, size: length, blocks };
-    // A copy of its own: a view into a bigger buffer would send that whole buffer along.
-    if (this.key) plan.key = this.planKey ??= this.key.slice();
-    if (ivs) plan.ctrIvs = ivs;
-    return plan;
   }
 
   /** Bytes block `b` takes in its .ucas: padded to the AES block when encrypted (CTR: no padding past the file's end). */

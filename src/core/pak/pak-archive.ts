@@ -15,7 +15,8 @@ import { BinaryReader } from '../io/binary-reader.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
 import { addPlanBlock, planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
-import type { PlannedWrite, WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
+import type { WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
+import { packWrites, WriteJobBuilder } from '../workers/packed-writes.js';
 import { entryFormat, isEncrypted, readEncodedEntry, readEntryRecord, type EntryFormat, type PakEntry } from './entry.js';
 import { readPakFooter, type PakFooter } from './footer.js';
 import { equalBytes, isZero, readPakIndex, type PakIndex, type RegionDecryptor } from './index.js';
@@ -209,44 +210,46 @@ export class PakArchive implements Archive {
    * file's own, as read() reports it; one that fails with a key while others are left tries those.
    */
   async writeEntriesToFiles(refs: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
-    const [results] = await writeBatches([this.planEntryWrites(refs, to)], signal);
+    const job = new WriteJobBuilder();
+    const [results] = await writeBatches(job, [this.planEntryWrites(refs, to, job)], signal);
     return results!;
   }
 
-  /** writeEntriesToFiles planned, for writeBatches to run with other archives' files in one job. */
-  planEntryWrites(refs: readonly number[], to: readonly WriteTarget[]): PlannedBatch {
+  /** writeEntriesToFiles planned into `job`, which writeBatches runs with other archives' files. */
+  planEntryWrites(refs: readonly number[], to: readonly WriteTarget[], job: WriteJobBuilder): PlannedBatch {
     const runner = this.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
-    const writes: PlannedWrite[] = [];
     const slots: (number | Error)[] = [];
-    const sent: { at: number; e: PakEntry; pieces: ReadPiece[]; path: string }[] = [];
+    /** Per file asked for that was planned: what its result is settled with. */
+    const sent: ({ e: PakEntry; pieces: ReadPiece[]; path: string } | undefined)[] = [];
     for (const [i, ref] of refs.entries()) {
       try {
         const e = this.entry(ref);
         const path = this.pathOf(ref);
         const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize);
         const key = isEncrypted(e) ? this.entryKeys()[0]! : null;
-        slots.push(writes.push({ plan: this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to: to[i]! }) - 1);
-        sent.push({ at: i, e, pieces, path });
+        job.addPlan(this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to[i]!);
+        slots.push(job.files - 1);
+        sent[i] = { e, pieces, path };
       } catch (err) {
         slots.push(asError(err));
       }
     }
     // A promise only where another key is tried: most files settle at once.
-    const settle = (k: number, r: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult> => {
-      const { at, e, pieces, path } = sent[k]!;
+    const settle = (i: number, r: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult> => {
+      const { e, pieces, path } = sent[i]!;
       if (typeof r === 'string') return r;
       if (isEncrypted(e) && this.entryKeys().length > 1 && r instanceof DecodeError) {
         // A decode error with the first key: the others are tried, one file at a time.
-        return this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan) => {
-          const [one] = await runner.writePlans([{ plan, to: to[at]! }], signal);
+        return this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan): Promise<WriteOutcome> => {
+          const [one] = await runner.writePacked(packWrites([{ plan, to: to[i]! }]), signal);
           if (typeof one !== 'string') throw one;
           return one;
         }).catch(asError);
       }
       return asError(this.pieceError(r, pieces, path, isEncrypted(e)));
     };
-    return { runner, writes, slots, settle };
+    return { runner, slots, settle };
   }
 
   /** writeEntriesToFiles for one file: its outcome, or its failure thrown. */

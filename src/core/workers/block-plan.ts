@@ -9,7 +9,8 @@ import { getCodec } from '../codecs/registry.js';
 import { aesDecrypt, type AesParams } from '../crypto/aes.js';
 import { DecodeError } from '../errors.js';
 import { tagJobIndex } from './block-job.js';
-import type { PlannedWrite, WriteResult } from './file-write.js';
+import type { WriteResult } from './file-write.js';
+import type { PackedWrites, WriteJobBuilder } from './packed-writes.js';
 
 export interface BlockPlan {
   /** Files the stored bytes are in (opened read-only, by the worker). */
@@ -76,6 +77,37 @@ export interface PlanBlock {
 export function addPlanBlock(table: number[], b: PlanBlock): void {
   table.push(b.file, b.offset, b.stored, b.compressed, b.uncompressed, b.codec, b.encrypted ? 1 : 0,
     b.iv ?? -1, b.ctrBlock ?? 0, b.at, b.skip, b.take);
+}
+
+/**
+ * Where a plan's blocks go as they are planned: a read's own PlanTable, or a write job
+ * (WriteJobBuilder). `block` takes the fields of PlanField, in order; `addIvs` the AES-CTR IVs.
+ */
+export interface PlanSink {
+  block(file: number, offset: number, stored: number, compressed: number, uncompressed: number, codec: number, encrypted: number,
+    iv: number, ctrBlock: number, at: number, skip: number, take: number): void;
+  addIvs(ivs: Uint8Array): void;
+}
+
+/** The block table (and IVs) of one plan. */
+export class PlanTable implements PlanSink {
+  readonly blocks: number[] = [];
+  ivs: Uint8Array | undefined;
+  private ivAt = 0;
+
+  /** `blockCount`: blocks the plan will have (room for their IVs). */
+  constructor(private readonly blockCount: number) {}
+
+  block(file: number, offset: number, stored: number, compressed: number, uncompressed: number, codec: number, encrypted: number,
+    iv: number, ctrBlock: number, at: number, skip: number, take: number): void {
+    this.blocks.push(file, offset, stored, compressed, uncompressed, codec, encrypted, iv, ctrBlock, at, skip, take);
+  }
+
+  addIvs(ivs: Uint8Array): void {
+    this.ivs ??= new Uint8Array(ivs.length * this.blockCount);
+    this.ivs.set(ivs, this.ivAt);
+    this.ivAt += ivs.length;
+  }
 }
 
 export function planBlockCount(plan: BlockPlan): number {
@@ -284,46 +316,35 @@ function grown(old: Uint8Array, size: number): Uint8Array {
  * Runs plans in worker threads (the worker pool). Archives use it, when their decoder has it, to
  * have whole reads done off the main thread: `readPlan` resolves with the output (failures are
  * the block's error tagged with its index in the plan, jobIndexOf; an aborted read rejects with
- * the signal's reason at once). `writePlans` has files written (file-write.ts) and resolves with
+ * the signal's reason at once). `writePacked` has a write job's files written (file-write.ts) and resolves with
  * one result per file, never rejecting: an aborted write is 'cancelled' once the worker stopped.
  */
 export interface PlanRunner {
   readPlan(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array>;
-  writePlans(files: readonly PlannedWrite[], signal?: AbortSignal): Promise<WriteResult[]>;
+  writePacked(job: PackedWrites, signal?: AbortSignal): Promise<WriteResult[]>;
 }
 
 /**
- * Files of one archive planned for workers to write (IoStoreContainer.planChunkWrites,
- * PakArchive.planEntryWrites). Batches of several archives go to the workers as one job
- * (writeBatches), so an export whose folders mix containers still sends few, big jobs.
+ * Files of one archive planned into a write job (IoStoreContainer.planChunkWrites,
+ * PakArchive.planEntryWrites). Several archives plan into one job (writeBatches runs it), so an
+ * export whose folders mix containers still sends few, big jobs.
  */
 export interface PlannedBatch {
   runner: PlanRunner;
-  /** The plans of the files that could be planned, in order (writeBatches empties it once it hands them on). */
-  writes: PlannedWrite[];
-  /** Per file asked for: its index in `writes`, or why it could not be planned. */
+  /** Per file asked for: its index in the job, or why it could not be planned. */
   slots: (number | Error)[];
-  /** The file's result from the worker's for writes[k]: its error named as its archive names it; may try again (another key). */
-  settle(k: number, result: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult>;
+  /** The result of file i (of those asked for) from the worker's: its error named as its archive names it; may try again (another key). */
+  settle(i: number, result: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult>;
 }
 
-/** Runs batches that share one runner as one write job; per batch, one result per file asked for. */
-export async function writeBatches(batches: readonly PlannedBatch[], signal?: AbortSignal): Promise<WriteResult[][]> {
+/** Runs the job the batches planned into (they share one runner); per batch, one result per file asked for. */
+export async function writeBatches(job: WriteJobBuilder, batches: readonly PlannedBatch[], signal?: AbortSignal): Promise<WriteResult[][]> {
   const runner = batches[0]?.runner;
   if (!runner) return [];
   if (batches.some((b) => b.runner !== runner)) throw new Error('write batches of different worker pools cannot go in one job');
-  const starts: number[] = [];
-  const writes: PlannedWrite[] = [];
-  for (const b of batches) {
-    starts.push(writes.length);
-    for (const w of b.writes) writes.push(w);
-    // The plans are the runner's now: not kept here while the job runs (see runWrites).
-    b.writes = [];
-  }
-  const written = await runner.writePlans(writes.splice(0), signal);
-  return Promise.all(batches.map((b, k) => {
-    const base = starts[k]!;
-    const results = b.slots.map((slot) => (typeof slot === 'number' ? b.settle(slot, written[base + slot]!, signal) : slot));
+  const written = job.files > 0 ? await runner.writePacked(job.build(), signal) : [];
+  return Promise.all(batches.map((b) => {
+    const results = b.slots.map((slot, i) => (typeof slot === 'number' ? b.settle(i, written[slot]!, signal) : slot));
     // Most settle at once: no promise per file then.
     return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as WriteResult[]);
   }));
@@ -331,5 +352,5 @@ export async function writeBatches(batches: readonly PlannedBatch[], signal?: Ab
 
 export function planRunnerOf(decoder: unknown): PlanRunner | undefined {
   const d = decoder as Partial<PlanRunner> | undefined;
-  return d && typeof d.readPlan === 'function' && typeof d.writePlans === 'function' ? (d as PlanRunner) : undefined;
+  return d && typeof d.readPlan === 'function' && typeof d.writePacked === 'function' ? (d as PlanRunner) : undefined;
 }

@@ -38,7 +38,7 @@ export interface PlannedWrite {
   to: WriteTarget;
 }
 
-/** One file's result of PlanRunner.writePlans: its outcome, or its error (tagged with its failing block, jobIndexOf). */
+/** One file's result of PlanRunner.writePacked: its outcome, or its error (tagged with its failing block, jobIndexOf). */
 export type WriteResult = WriteOutcome | Error;
 
 /** What became of one file of writePlannedFiles: its outcome, or its error and failing block. */

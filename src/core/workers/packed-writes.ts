@@ -31,52 +31,154 @@ const Head = {
 } as const;
 const HEAD_STRIDE = 13;
 
+/** A write job packed from files planned beforehand (a retry, a test). */
 export function packWrites(files: readonly PlannedWrite[]): PackedWrites {
-  let blockNumbers = 0;
-  let ivBytes = 0;
-  let nameRoom = 0;
-  for (const { plan, to } of files) {
-    blockNumbers += plan.blocks.length;
-    ivBytes += plan.ctrIvs?.length ?? 0;
-    // A UTF-16 code unit is 3 UTF-8 bytes at most.
-    nameRoom += 3 * (to.target.length + to.temp.length);
+  const job = new WriteJobBuilder();
+  for (const { plan, to } of files) job.addPlan(plan, to);
+  return job.build();
+}
+
+/**
+ * Packs a write job as its files are planned: an archive writes each file's head, blocks and IVs
+ * straight into growing tables (IoStoreContainer.planChunkWrites), with no plan object or block
+ * array per file for the collector, and build() copies the tables into one SharedArrayBuffer.
+ *
+ *   job.file(files, codecs, size, key, to);  // then its blocks, in order:
+ *   job.block(file, offset, stored, compressed, uncompressed, codec, encrypted, iv, ctrBlock, at, skip, take);
+ */
+export class WriteJobBuilder {
+  private heads = new Float64Array(HEAD_STRIDE * 32);
+  private blocks = new Float64Array(PLAN_STRIDE * 32);
+  private ivs = new Uint8Array(0);
+  private names = Buffer.allocUnsafe(8 * 1024);
+  private count = 0;
+  private blockAt = 0;
+  private ivAt = 0;
+  private nameAt = 0;
+  private readonly fileLists: string[][] = [];
+  private readonly codecLists: string[][] = [];
+  private readonly keys: Uint8Array[] = [];
+
+  /** Files in the job so far: the index the next file gets. */
+  get files(): number {
+    return this.count;
   }
-  const headBytes = 8 * HEAD_STRIDE * files.length;
-  const shared = new SharedArrayBuffer(headBytes + 8 * blockNumbers + ivBytes + nameRoom);
-  const heads = new Float64Array(shared, 0, HEAD_STRIDE * files.length);
-  const blocks = new Float64Array(shared, headBytes, blockNumbers);
-  const ivs = new Uint8Array(shared, headBytes + 8 * blockNumbers, ivBytes);
-  const nameBytes = Buffer.from(shared, headBytes + 8 * blockNumbers + ivBytes, nameRoom);
-  const fileLists: string[][] = [];
-  const codecLists: string[][] = [];
-  const keys: Uint8Array[] = [];
-  let blockAt = 0;
-  let ivAt = 0;
-  let nameAt = 0;
-  for (const [i, { plan, to }] of files.entries()) {
-    const h = i * HEAD_STRIDE;
-    heads[h + Head.fileList] = indexOf(fileLists, plan.files, sameStrings);
-    heads[h + Head.codecList] = indexOf(codecLists, plan.codecs, sameStrings);
-    heads[h + Head.size] = plan.size;
-    heads[h + Head.firstBlock] = blockAt / PLAN_STRIDE;
-    heads[h + Head.blockCount] = plan.blocks.length / PLAN_STRIDE;
+
+  /**
+   * Starts the next file: the stored bytes are in `files`, decoded by `codecs` (both indexed by
+   * its blocks, which follow), `key` for its encrypted blocks; it goes to `to`.
+   */
+  file(files: string[], codecs: string[], size: number, key: Uint8Array | undefined, to: WriteTarget): void {
+    const h = this.count * HEAD_STRIDE;
+    if (h + HEAD_STRIDE > this.heads.length) this.heads = grown(this.heads, h + HEAD_STRIDE);
+    const heads = this.heads;
+    heads[h + Head.fileList] = indexOf(this.fileLists, files, sameStrings);
+    heads[h + Head.codecList] = indexOf(this.codecLists, codecs, sameStrings);
+    heads[h + Head.size] = size;
+    heads[h + Head.firstBlock] = this.blockAt / PLAN_STRIDE;
+    heads[h + Head.blockCount] = 0;
     // A key may be a view into a bigger buffer, which cloning would send whole.
-    heads[h + Head.key] = plan.key ? indexOf(keys, plan.key, sameBytes, (k) => k.slice()) : -1;
-    heads[h + Head.ivStart] = ivAt;
-    heads[h + Head.ivLength] = plan.ctrIvs?.length ?? -1;
+    heads[h + Head.key] = key ? indexOf(this.keys, key, sameBytes, (k) => k.slice()) : -1;
+    heads[h + Head.ivStart] = this.ivAt;
+    heads[h + Head.ivLength] = -1;
     heads[h + Head.checkTarget] = to.checkTarget ? 1 : 0;
-    blocks.set(plan.blocks, blockAt);
-    blockAt += plan.blocks.length;
-    if (plan.ctrIvs) {
-      ivs.set(plan.ctrIvs, ivAt);
-      ivAt += plan.ctrIvs.length;
+    // A UTF-16 code unit is 3 UTF-8 bytes at most.
+    const room = this.nameAt + 3 * (to.target.length + to.temp.length);
+    if (room > this.names.length) {
+      const names = Buffer.allocUnsafe(Math.max(room, 2 * this.names.length));
+      this.names.copy(names, 0, 0, this.nameAt);
+      this.names = names;
     }
-    heads[h + Head.target] = nameAt;
-    nameAt += heads[h + Head.targetBytes] = nameBytes.write(to.target, nameAt, 'utf8');
-    heads[h + Head.temp] = nameAt;
-    nameAt += heads[h + Head.tempBytes] = nameBytes.write(to.temp, nameAt, 'utf8');
+    heads[h + Head.target] = this.nameAt;
+    this.nameAt += heads[h + Head.targetBytes] = this.names.write(to.target, this.nameAt, 'utf8');
+    heads[h + Head.temp] = this.nameAt;
+    this.nameAt += heads[h + Head.tempBytes] = this.names.write(to.temp, this.nameAt, 'utf8');
+    this.count++;
   }
-  return { count: files.length, fileLists, codecLists, keys, heads, blocks, ivs, names: nameBytes.subarray(0, nameAt) };
+
+  /** The next block of the file started last: the fields of PlanField, in order. */
+  block(file: number, offset: number, stored: number, compressed: number, uncompressed: number, codec: number, encrypted: number,
+    iv: number, ctrBlock: number, at: number, skip: number, take: number): void {
+    const b = this.blockAt;
+    if (b + PLAN_STRIDE > this.blocks.length) this.blocks = grown(this.blocks, b + PLAN_STRIDE);
+    const t = this.blocks;
+    t[b] = file;
+    t[b + 1] = offset;
+    t[b + 2] = stored;
+    t[b + 3] = compressed;
+    t[b + 4] = uncompressed;
+    t[b + 5] = codec;
+    t[b + 6] = encrypted;
+    t[b + 7] = iv;
+    t[b + 8] = ctrBlock;
+    t[b + 9] = at;
+    t[b + 10] = skip;
+    t[b + 11] = take;
+    this.blockAt = b + PLAN_STRIDE;
+    this.heads[(this.count - 1) * HEAD_STRIDE + Head.blockCount]!++;
+  }
+
+  /** AES-CTR IVs of the file started last, appended to those it has (its blocks' `iv` index them, 12 bytes each). */
+  addIvs(ivs: Uint8Array): void {
+    if (this.ivAt + ivs.length > this.ivs.length) {
+      const more = new Uint8Array(Math.max(this.ivAt + ivs.length, 2 * this.ivs.length));
+      more.set(this.ivs.subarray(0, this.ivAt));
+      this.ivs = more;
+    }
+    this.ivs.set(ivs, this.ivAt);
+    this.ivAt += ivs.length;
+    const h = (this.count - 1) * HEAD_STRIDE;
+    this.heads[h + Head.ivLength] = this.ivAt - this.heads[h + Head.ivStart]!;
+  }
+
+  /** Takes back the file started last (planning it failed part-way). */
+  dropFile(): void {
+    const h = (this.count - 1) * HEAD_STRIDE;
+    this.blockAt = this.heads[h + Head.firstBlock]! * PLAN_STRIDE;
+    this.ivAt = this.heads[h + Head.ivStart]!;
+    this.nameAt = this.heads[h + Head.target]!;
+    this.count--;
+  }
+
+  /** A file planned as a BlockPlan. */
+  addPlan(plan: BlockPlan, to: WriteTarget): void {
+    this.file(plan.files, plan.codecs, plan.size, plan.key, to);
+    const n = plan.blocks.length;
+    if (this.blockAt + n > this.blocks.length) this.blocks = grown(this.blocks, this.blockAt + n);
+    this.blocks.set(plan.blocks, this.blockAt);
+    this.blockAt += n;
+    this.heads[(this.count - 1) * HEAD_STRIDE + Head.blockCount] = n / PLAN_STRIDE;
+    if (plan.ctrIvs) this.addIvs(plan.ctrIvs);
+  }
+
+  /** The job, its tables copied into one SharedArrayBuffer. */
+  build(): PackedWrites {
+    const headNumbers = HEAD_STRIDE * this.count;
+    const shared = new SharedArrayBuffer(8 * (headNumbers + this.blockAt) + this.ivAt + this.nameAt);
+    const heads = new Float64Array(shared, 0, headNumbers);
+    heads.set(this.heads.subarray(0, headNumbers));
+    const blocks = new Float64Array(shared, 8 * headNumbers, this.blockAt);
+    blocks.set(this.blocks.subarray(0, this.blockAt));
+    const ivs = new Uint8Array(shared, 8 * (headNumbers + this.blockAt), this.ivAt);
+    ivs.set(this.ivs.subarray(0, this.ivAt));
+    const names = new Uint8Array(shared, 8 * (headNumbers + this.blockAt) + this.ivAt, this.nameAt);
+    names.set(this.names.subarray(0, this.nameAt));
+    return { count: this.count, fileLists: this.fileLists, codecLists: this.codecLists, keys: this.keys, heads, blocks, ivs, names };
+  }
+}
+
+/** A copy of `a` with room for `need` numbers at least. */
+function grown(a: Float64Array, need: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(Math.max(need, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
+/** Bytes the job's files come to. */
+export function packedBytes(p: PackedWrites): number {
+  let n = 0;
+  for (let h = Head.size; h < p.heads.length; h += HEAD_STRIDE) n += p.heads[h]!;
+  return n;
 }
 
 /** File `i` of a packed job, as it was planned (its block table a view into the packed one). */

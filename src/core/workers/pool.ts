@@ -2,7 +2,7 @@
  * Worker threads (piscina) that read, decrypt and decompress blocks, write exported files and hash
  * chunks, so big reads do not stall the UI or the CLI.
  *
- * - readPlan/writePlans: the worker reads the stored bytes from the file itself (block-plan.ts),
+ * - readPlan/writePacked: the worker reads the stored bytes from the file itself (block-plan.ts),
  *   so the main thread only describes the blocks; one buffer per read comes back, or none at all
  *   when the workers write the files (many files per job, and a big job shared by every thread,
  *   each claiming files from it: an export's small files cost this thread a message per batch and
@@ -22,8 +22,8 @@ import type { AesParams } from '../crypto/aes.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, tagJobIndex, type BlockDecoder, type BlockJob } from './block-job.js';
 import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunner } from './block-plan.js';
-import type { PlannedWrite, WriteResult } from './file-write.js';
-import { packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
+import type { WriteResult } from './file-write.js';
+import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
 import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
@@ -104,22 +104,16 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
   }
 
   /**
-   * A write job of `files`; `flags` (FileFlag each) carry over from an attempt a dead worker cut
+   * Write job `packed`; `flags` (FileFlag each) carry over from an attempt a dead worker cut
    * short. A job of SHARE_FILES files or more goes to every thread at once, each claiming files
    * as it goes (file-write.ts), so they finish together however the files' sizes fall. What
-   * became of each file is in `flags`; only failures come back in the replies.
+   * became of each file is in `flags`; only failures come back in the replies. Only the packed
+   * job is kept while it runs (a retry takes its files from it).
    */
-  function runWrites(files: readonly PlannedWrite[], flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
-    if (files.length === 0) return Promise.resolve([]);
-    const bytes = files.reduce((n, f) => n + f.plan.size + WRITE_COST_BYTES, 0);
-    // Only the packed job is kept while it runs (a retry takes its files from it): the plans die
-    // young, instead of outliving a garbage collection or two on this busy thread.
-    const packed = packWrites(files);
-    return runPacked(packed, bytes, flags, signal);
-  }
-
-  async function runPacked(packed: PackedWrites, bytes: number, flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
+  async function runPacked(packed: PackedWrites, flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
     const count = packed.count;
+    if (count === 0) return [];
+    const bytes = packedBytes(packed) + count * WRITE_COST_BYTES;
     const sharers = count >= SHARE_FILES ? threads : 1;
     const job: TaskJob = {
       kind: 'write', files: packed, fileFlags: flags,
@@ -151,7 +145,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       }
       const own = new Int32Array(new SharedArrayBuffer(4));
       own[0] = Atomics.load(flags, i);
-      retried.push((await runWrites([unpackWrite(packed, i)], own, signal))[0]!);
+      retried.push((await runPacked(packWrites([unpackWrite(packed, i)]), own, signal))[0]!);
     }
     return retried;
   }
@@ -204,8 +198,8 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       return plan.size <= SPLIT_BYTES ? readPart(plan, signal) : readSplit(plan, signal);
     },
 
-    writePlans(files, signal) {
-      return runWrites(files, new Int32Array(new SharedArrayBuffer(4 * Math.max(1, files.length))), signal);
+    writePacked(job, signal) {
+      return runPacked(job, new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.count))), signal);
     },
 
     async hash(data, stored) {
