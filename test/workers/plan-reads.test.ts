@@ -16,7 +16,7 @@ import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iost
 import { openPakArchive, type PakArchive } from '../../src/core/pak/pak-archive.js';
 import { addPlanBlock, runBlockPlan, Scratch, type BlockPlan } from '../../src/core/workers/block-plan.js';
 import { ReadOnlyFiles } from '../../src/core/workers/file-cache.js';
-import { writePlannedFile } from '../../src/core/workers/file-write.js';
+import { writePlannedFile, writePlannedFiles, type PlannedWrite } from '../../src/core/workers/file-write.js';
 import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
 import { writePak, type PakWriterFile, type PakWriterOptions } from '../fixtures/pak-writer.js';
 import { compressibleBytes, randomBytesSeeded } from '../fixtures/test-data.js';
@@ -334,6 +334,45 @@ describe('worker parts', () => {
     expect(() => files.readInto(paths[0]!, 95, 10, buf)).toThrow(/f0: read at byte 100: file ended early/);
     files.closeAll();
     expect(files.openCount).toBe(0);
+  });
+
+  it('writePlannedFiles reads the stored bytes of neighbouring files in one go, and each file gets its own', async () => {
+    const dir = await makeTempDir();
+    const src = join(dir, 'src.bin');
+    const data = randomBytesSeeded(10_000, 12);
+    writeFileSync(src, data);
+    /** A stored file of `size` bytes at `offset`; two blocks when `split`. */
+    const plan = (offset: number, size: number, split = false): BlockPlan => {
+      const blocks: number[] = [];
+      const parts = split ? [Math.floor(size / 2), size - Math.floor(size / 2)] : [size];
+      let at = 0;
+      for (const n of parts) {
+        addPlanBlock(blocks, { file: 0, offset: offset + at, stored: n, compressed: n, uncompressed: n, codec: 0, encrypted: false, at, skip: 0, take: n });
+        at += n;
+      }
+      return { files: [src], codecs: ['None'], size, blocks };
+    };
+    // 0-999, 1000-2999 (two blocks), 3000-3499 follow one another; 5000-5999 does not; 6000-6099 follows it.
+    const layout: [number, number, boolean?][] = [[0, 1000], [1000, 2000, true], [3000, 500], [5000, 1000], [6000, 100]];
+    const files: PlannedWrite[] = layout.map(([o, n, split], i) => ({ plan: plan(o, n, split), to: { temp: join(dir, `t${i}`), target: join(dir, `f${i}`), checkTarget: false } }));
+    const inner = new ReadOnlyFiles();
+    const calls: string[] = [];
+    const reader = {
+      read: (f: string, o: number, n: number, into: Uint8Array) => { calls.push(`read ${o}+${n}`); return inner.read(f, o, n, into); },
+      readAhead: (f: string, o: number, n: number) => { calls.push(`ahead ${o}+${n}`); return inner.readAhead(f, o, n); },
+    };
+    const readsBefore = calls.length;
+    const results = writePlannedFiles(files.length, (i) => files[i]!, new Int32Array(files.length), reader, new Scratch(), () => false);
+    expect(results).toEqual(Array(5).fill('written'));
+    expect(calls.slice(readsBefore).filter((c) => c.startsWith('ahead'))).toEqual(['ahead 0+3500', 'ahead 5000+1100']);
+    for (const [i, [o, n]] of layout.entries()) expect(same(new Uint8Array(await readFile(join(dir, `f${i}`))), data.subarray(o, o + n))).toBe(true);
+    // A range short of the file is not read ahead; each file then fails on its own read.
+    const short = [plan(9500, 400), plan(9900, 400)].map((p, i) => ({ plan: p, to: { temp: join(dir, `s${i}.t`), target: join(dir, `s${i}`), checkTarget: false } }));
+    const shortResults = writePlannedFiles(2, (i) => short[i]!, new Int32Array(2), inner, new Scratch(), () => false);
+    expect(shortResults[0]).toBe('written');
+    expect(shortResults[1]).toMatchObject({ error: expect.objectContaining({ message: expect.stringMatching(/file ended early/) }) });
+    expect(existsSync(join(dir, 's1'))).toBe(false);
+    inner.closeAll();
   });
 
   it('writePlannedFile writes a new file straight to its name, else through its temporary name, never through a symlink', async () => {

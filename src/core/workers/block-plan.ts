@@ -152,8 +152,13 @@ export class ShortBlockError extends Error {
 
 /** Positional reads of whole ranges (ReadOnlyFiles, file-cache.ts). */
 export interface RangeReader {
-  /** Exactly `length` bytes of `file` at `offset` into `into` (from 0); a short file is a FormatError. */
-  readInto(file: string, offset: number, length: number, into: Uint8Array): void;
+  /**
+   * Exactly `length` bytes of `file` at `offset`: read into `into` (from 0), or a view of bytes
+   * read ahead (readAhead), good until the next readAhead. A short file is a FormatError.
+   */
+  read(file: string, offset: number, length: number, into: Uint8Array): Uint8Array;
+  /** Reads `length` bytes of `file` at `offset` in one go, for the reads of them that follow; false when it could not. */
+  readAhead?(file: string, offset: number, length: number): boolean;
 }
 
 /**
@@ -182,9 +187,9 @@ export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scra
       runEnd += b[e * PLAN_STRIDE + PlanField.stored]!;
       e++;
     }
-    const bytes = scratch.get(runEnd - runStart);
+    let bytes: Uint8Array;
     try {
-      reader.readInto(plan.files[file]!, runStart, runEnd - runStart, bytes);
+      bytes = reader.read(plan.files[file]!, runStart, runEnd - runStart, scratch.get(runEnd - runStart));
     } catch (err) {
       throw tagJobIndex(err, i);
     }
@@ -216,15 +221,15 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
   const b = plan.blocks;
   if (b[PlanField.at] !== 0 || b[PlanField.skip] !== 0 || b[PlanField.take] !== plan.size) return undefined;
   const stored = b[PlanField.stored]!;
-  const bytes = scratch.get(stored);
+  let bytes: Uint8Array;
   try {
-    reader.readInto(plan.files[b[PlanField.file]!]!, b[PlanField.offset]!, stored, bytes);
+    bytes = reader.read(plan.files[b[PlanField.file]!]!, b[PlanField.offset]!, stored, scratch.get(stored));
   } catch (err) {
     throw tagJobIndex(err, 0);
   }
   const whole = b[PlanField.uncompressed] === plan.size;
   const dest = whole ? (reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size)) : undefined;
-  const decoded = decodeBlock(plan, 0, bytes.subarray(0, stored), dest, reuseOutput);
+  const decoded = decodeBlock(plan, 0, bytes, dest, reuseOutput);
   if (decoded === dest) return dest;
   const view = decoded.subarray(0, plan.size);
   if (view.buffer !== bytes.buffer) return view;

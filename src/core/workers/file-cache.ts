@@ -14,10 +14,35 @@ interface OpenFile { fd: number; used: number }
 export class ReadOnlyFiles implements RangeReader {
   private readonly open = new Map<string, OpenFile>();
   private last: { path: string; file: OpenFile } | null = null;
+  /** The range read ahead last (readAhead), in aheadBytes. */
+  private ahead: { file: string; offset: number; length: number } | null = null;
+  private aheadBytes = new Uint8Array(0);
 
   constructor(private readonly maxOpen = 64, private readonly idleMs = 10_000, private readonly now: () => number = Date.now) {}
 
   get openCount(): number { return this.open.size; }
+
+  read(file: string, offset: number, length: number, into: Uint8Array): Uint8Array {
+    const a = this.ahead;
+    if (a !== null && a.file === file && offset >= a.offset && offset + length <= a.offset + a.length) {
+      return this.aheadBytes.subarray(offset - a.offset, offset - a.offset + length);
+    }
+    this.readInto(file, offset, length, into);
+    return into.subarray(0, length);
+  }
+
+  readAhead(file: string, offset: number, length: number): boolean {
+    this.ahead = null;
+    if (this.aheadBytes.length < length) this.aheadBytes = new Uint8Array(length);
+    try {
+      this.readInto(file, offset, length, this.aheadBytes);
+    } catch {
+      // A short file: each read then reports it for its own range.
+      return false;
+    }
+    this.ahead = { file, offset, length };
+    return true;
+  }
 
   readInto(file: string, offset: number, length: number, into: Uint8Array): void {
     const fd = this.fd(file);
@@ -31,6 +56,7 @@ export class ReadOnlyFiles implements RangeReader {
 
   /** Closes the files unused for idleMs; returns how many stay open. */
   closeIdle(): number {
+    this.ahead = null;
     const limit = this.now() - this.idleMs;
     for (const [path, f] of this.open) {
       if (f.used <= limit) this.close(path, f);
@@ -39,6 +65,7 @@ export class ReadOnlyFiles implements RangeReader {
   }
 
   closeAll(): void {
+    this.ahead = null;
     for (const [path, f] of this.open) this.close(path, f);
   }
 

@@ -10,7 +10,7 @@
  * A failure or a cancel removes what this wrote, so nothing half-written stays behind.
  */
 import { closeSync, constants, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from './block-plan.js';
+import { PLAN_STRIDE, PlanField, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from './block-plan.js';
 import { jobIndexOf } from './block-job.js';
 import { FileFlag } from './wire.js';
 
@@ -66,14 +66,75 @@ export interface Claim {
 export function writePlannedFiles(count: number, file: (i: number) => PlannedWrite, flags: Int32Array, reader: RangeReader,
   scratch: Scratch, stop: () => boolean, claim?: Claim): (FileWriteResult | null)[] {
   const results = new Array<FileWriteResult | null>(count).fill(null);
+  /** Files [from, to), those whose stored bytes follow one another read in one go. */
+  const writeRun = (from: number, to: number): void => {
+    for (let i = from; i < to;) {
+      const group = neighbours(file, i, to, reader);
+      for (const f of group) {
+        results[i] = writeOne(f, i, flags, reader, scratch, stop);
+        i++;
+      }
+    }
+  };
   if (!claim) {
-    for (let i = 0; i < count; i++) results[i] = writeOne(file(i), i, flags, reader, scratch, stop);
+    writeRun(0, count);
     return results;
   }
-  for (let run = takeRun(claim, count); run; run = takeRun(claim, count)) {
-    for (let i = run[0]; i < run[1]; i++) results[i] = writeOne(file(i), i, flags, reader, scratch, stop);
-  }
+  for (let run = takeRun(claim, count); run; run = takeRun(claim, count)) writeRun(run[0], run[1]);
   return results;
+}
+
+/** Stored bytes of neighbouring files read at once at most. */
+const READ_AHEAD_BYTES = 1024 * 1024;
+
+/**
+ * File `i` and the files after it (before `to`) whose stored bytes follow its own in the same file,
+ * up to READ_AHEAD_BYTES, which the reader then reads in one go: the files of a folder usually
+ * lie one after the other in a .ucas, and one read instead of one per file saves a system call
+ * each (about a microsecond on a virtual machine).
+ */
+function neighbours(file: (i: number) => PlannedWrite, i: number, to: number, reader: RangeReader): PlannedWrite[] {
+  const first = file(i);
+  const group = [first];
+  if (!reader.readAhead || i + 1 >= to) return group;
+  const span = spanOf(first.plan);
+  if (!span) return group;
+  const start = span.end - storedBytes(first.plan);
+  for (let k = i + 1; k < to; k++) {
+    const next = file(k);
+    const end = span.end + storedBytes(next.plan);
+    if (end - start > READ_AHEAD_BYTES || !follows(next.plan, span.name, span.end)) break;
+    span.end = end;
+    group.push(next);
+  }
+  if (group.length > 1) reader.readAhead(span.name, start, span.end - start);
+  return group;
+}
+
+/** Where a plan's stored bytes end when they lie one after the other in one file, else null. */
+function spanOf(plan: BlockPlan): { name: string; end: number } | null {
+  const b = plan.blocks;
+  if (b.length === 0) return null;
+  const name = plan.files[b[PlanField.file]!]!;
+  const start = b[PlanField.offset]!;
+  return follows(plan, name, start) ? { name, end: start + storedBytes(plan) } : null;
+}
+
+/** True when the plan's stored bytes lie one after the other in `name`, from `at`. */
+function follows(plan: BlockPlan, name: string, at: number): boolean {
+  const b = plan.blocks;
+  if (b.length === 0) return false;
+  for (let o = 0; o < b.length; o += PLAN_STRIDE) {
+    if (plan.files[b[o + PlanField.file]!] !== name || b[o + PlanField.offset] !== at) return false;
+    at += b[o + PlanField.stored]!;
+  }
+  return true;
+}
+
+function storedBytes(plan: BlockPlan): number {
+  let n = 0;
+  for (let o = PlanField.stored; o < plan.blocks.length; o += PLAN_STRIDE) n += plan.blocks[o]!;
+  return n;
 }
 
 /** The next run [from, to) of files for this thread, or null when every file is taken. */
