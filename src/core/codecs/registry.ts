@@ -13,11 +13,18 @@ import { zstdCodec } from './zstd.js';
 
 const CODECS: readonly Codec[] = [noneCodec, zlibCodec, gzipCodec, lz4Codec, oodleCodec, zstdCodec];
 const BY_NAME = new Map(CODECS.map((c) => [c.name.toLowerCase(), c]));
+/** The spellings met so far ("Zlib", "zlib", ...). */
+const BY_GIVEN_NAME = new Map<string, Codec>();
 
 export function getCodec(name: string): Codec {
+  // Looked up per block: the name as given is looked up first, with no lowercased copy to hash.
+  const known = BY_GIVEN_NAME.get(name);
+  if (known) return known;
   if (name === '') return noneCodec;
   const codec = BY_NAME.get(name.toLowerCase());
   if (!codec) throw new UnsupportedCodecError(name);
+  // Only names of registered codecs are kept: a handful of spellings at most.
+  BY_GIVEN_NAME.set(name, codec);
   return codec;
 }
 

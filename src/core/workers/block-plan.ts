@@ -178,7 +178,8 @@ export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scra
   while (i < n) {
     if (stop?.()) return null;
     // Neighbouring blocks of one file are read in one go.
-    const file = b[i * PLAN_STRIDE + PlanField.file]!;
+    // `| 0`: a table's numbers are doubles, and an array indexed by a double is looked up by its string.
+    const file = b[i * PLAN_STRIDE + PlanField.file]! | 0;
     const runStart = b[i * PLAN_STRIDE + PlanField.offset]!;
     let runEnd = runStart + b[i * PLAN_STRIDE + PlanField.stored]!;
     let e = i + 1;
@@ -223,7 +224,7 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
   const stored = b[PlanField.stored]!;
   let bytes: Uint8Array;
   try {
-    bytes = reader.read(plan.files[b[PlanField.file]!]!, b[PlanField.offset]!, stored, scratch.get(stored));
+    bytes = reader.read(plan.files[b[PlanField.file]! | 0]!, b[PlanField.offset]!, stored, scratch.get(stored));
   } catch (err) {
     throw tagJobIndex(err, 0);
   }
@@ -251,7 +252,7 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
 function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint8Array, room = false): Uint8Array {
   const o = k * PLAN_STRIDE;
   const b = plan.blocks;
-  const codec = plan.codecs[b[o + PlanField.codec]!]!;
+  const codec = plan.codecs[b[o + PlanField.codec]! | 0]!;
   const encrypted = b[o + PlanField.encrypted] === 1;
   const uncompressed = b[o + PlanField.uncompressed]!;
   let decoded: Uint8Array;
@@ -289,7 +290,9 @@ function aesParams(plan: BlockPlan, k: number): AesParams {
 }
 
 export function isStoredCodec(codec: string): boolean {
-  return codec === '' || codec.toLowerCase() === 'none';
+  // Asked per block: the usual spellings need no lowercased copy.
+  if (codec === '' || codec === 'None') return true;
+  return codec.length === 4 && codec.toLowerCase() === 'none';
 }
 
 /** Reusable buffers per thread: stored bytes are decoded and copied out before the next read. */

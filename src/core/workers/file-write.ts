@@ -115,7 +115,7 @@ function neighbours(file: (i: number) => PlannedWrite, i: number, to: number, re
 function spanOf(plan: BlockPlan): { name: string; end: number } | null {
   const b = plan.blocks;
   if (b.length === 0) return null;
-  const name = plan.files[b[PlanField.file]!]!;
+  const name = plan.files[b[PlanField.file]! | 0]!;
   const start = b[PlanField.offset]!;
   return follows(plan, name, start) ? { name, end: start + storedBytes(plan) } : null;
 }
@@ -125,7 +125,7 @@ function follows(plan: BlockPlan, name: string, at: number): boolean {
   const b = plan.blocks;
   if (b.length === 0) return false;
   for (let o = 0; o < b.length; o += PLAN_STRIDE) {
-    if (plan.files[b[o + PlanField.file]!] !== name || b[o + PlanField.offset] !== at) return false;
+    if (plan.files[b[o + PlanField.file]! | 0] !== name || b[o + PlanField.offset] !== at) return false;
     at += b[o + PlanField.stored]!;
   }
   return true;

@@ -186,13 +186,14 @@ export function unpackWrite(p: PackedWrites, i: number): PlannedWrite {
   const h = i * HEAD_STRIDE;
   const first = p.heads[h + Head.firstBlock]! * PLAN_STRIDE;
   const plan: BlockPlan = {
-    files: p.fileLists[p.heads[h + Head.fileList]!]!,
-    codecs: p.codecLists[p.heads[h + Head.codecList]!]!,
+    // `| 0`: the heads are doubles, and an array indexed by a double is looked up by its string.
+    files: p.fileLists[p.heads[h + Head.fileList]! | 0]!,
+    codecs: p.codecLists[p.heads[h + Head.codecList]! | 0]!,
     size: p.heads[h + Head.size]!,
     blocks: p.blocks.subarray(first, first + p.heads[h + Head.blockCount]! * PLAN_STRIDE),
   };
   const key = p.heads[h + Head.key]!;
-  if (key >= 0) plan.key = p.keys[key]!;
+  if (key >= 0) plan.key = p.keys[key | 0]!;
   const ivLength = p.heads[h + Head.ivLength]!;
   if (ivLength >= 0) plan.ctrIvs = p.ivs.subarray(p.heads[h + Head.ivStart]!, p.heads[h + Head.ivStart]! + ivLength);
   return { plan, to: new PackedTarget(p, h) };
