@@ -102,12 +102,14 @@ export class DiskSink implements ExportSink {
 
   /** Where to write (an absolute path): the name itself, a numbered copy (keep-both), or nothing (skip). */
   private chooseTarget(path: string, dir: string, name: string): string | { skipped: string } {
-    const claimed = this.claimsIn(dir);
     const absolute = childPath(dir, name);
     const existing = this.created.has(dir) ? null : lstatOrNullSync(absolute);
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
+    // Overwrite writes to the name whatever was there or was claimed: nothing to keep track of.
+    if (this.conflict === 'overwrite') return absolute;
+    const claimed = this.claimsIn(dir);
     const lower = name.toLowerCase();
-    if ((!existing && !claimed.has(lower)) || this.conflict === 'overwrite') {
+    if (!existing && !claimed.has(lower)) {
       claimed.add(lower);
       return absolute;
     }

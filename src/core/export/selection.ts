@@ -147,6 +147,11 @@ export function exportItems(install: Install, files: readonly VfsFile[], compani
   const bulk = new BulkChunkIndex();
 
   const add = (item: ExportItem): void => {
+    // The tree has each path once (case-insensitively): only companions can name one twice.
+    if (!companions) {
+      items.push(item);
+      return;
+    }
     const key = item.path.toLowerCase();
     const known = byOutput.get(key);
     if (!known) {
