@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { CREATE_NEW, type WriteTarget } from '../workers/file-write.js';
+import { CREATE_NEW, type SplitWriteTarget, type WriteTarget } from '../workers/file-write.js';
 import { basename, dirname, sep } from 'node:path';
 import type { EntryWriter, ExportSink } from './sink.js';
 import { isInside, numberedName, UnsafePathError } from './safe-path.js';
@@ -31,6 +31,8 @@ export class DiskSink implements ExportSink {
   private readonly claimed = new Map<string, Set<string>>();
   /** The folder of the last claim and its names: an export's files come folder by folder. */
   private lastClaims: { dir: string; names: Set<string> } = { dir: '\0', names: new Set() };
+  /** The last folder reserved in, and its path with a trailing separator. */
+  private lastPrefix = { dir: '\0', prefix: '' };
   /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
   private readonly created = new Set<string>();
   private realRoot = '';
@@ -54,9 +56,9 @@ export class DiskSink implements ExportSink {
 
   async begin(path: string, segments: readonly string[]): Promise<{ writer: EntryWriter } | { skipped: string }> {
     const dir = this.folder(path, segments, segments.length - 1);
-    const name = segments[segments.length - 1]!;
-    const target = this.chooseTarget(path, dir, name);
-    if (typeof target !== 'string') return target;
+    const chosen = this.chooseTarget(path, dir, segments[segments.length - 1]!);
+    if (typeof chosen !== 'string') return chosen;
+    const target = childPath(dir, chosen);
     const temp = childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
     const handle = await open(temp, CREATE_NEW, 0o644);
     return { writer: new DiskEntryWriter(this, handle, temp, target, path) };
@@ -67,15 +69,12 @@ export class DiskSink implements ExportSink {
    * chosen under the conflict policy, and a fresh temporary name beside it. `checkTarget` is false
    * where whatever is at the name is to be replaced (overwrite, or a folder this run created).
    */
-  reserve(path: string, dir: readonly string[], name: string): WriteTarget | { skipped: string } {
+  reserve(path: string, dir: readonly string[], name: string): SplitWriteTarget | { skipped: string } {
     const folder = this.folder(path, dir);
-    const target = this.chooseTarget(path, folder, name);
-    if (typeof target !== 'string') return target;
-    return {
-      temp: childPath(folder, `${this.tempPrefix}${++this.tempCount}.partial`),
-      target,
-      checkTarget: !(this.conflict === 'overwrite' || this.created.has(folder)),
-    };
+    const chosen = this.chooseTarget(path, folder, name);
+    if (typeof chosen !== 'string') return chosen;
+    const prefix = this.lastPrefix.dir === folder ? this.lastPrefix.prefix : (this.lastPrefix = { dir: folder, prefix: childPath(folder, '') }).prefix;
+    return new ReservedTarget(prefix, chosen, `${this.tempPrefix}${++this.tempCount}.partial`, !(this.conflict === 'overwrite' || this.created.has(folder)));
   }
 
   /**
@@ -100,18 +99,17 @@ export class DiskSink implements ExportSink {
   async close(): Promise<void> {}
   async abort(): Promise<void> {}
 
-  /** Where to write (an absolute path): the name itself, a numbered copy (keep-both), or nothing (skip). */
+  /** The name to write in folder `dir`: `name` itself, a numbered copy (keep-both), or nothing (skip). */
   private chooseTarget(path: string, dir: string, name: string): string | { skipped: string } {
-    const absolute = childPath(dir, name);
-    const existing = this.created.has(dir) ? null : lstatOrNullSync(absolute);
+    const existing = this.created.has(dir) ? null : lstatOrNullSync(childPath(dir, name));
     if (existing?.isDirectory()) throw new UnsafePathError(path, 'a folder of that name exists in the output');
     // Overwrite writes to the name whatever was there or was claimed: nothing to keep track of.
-    if (this.conflict === 'overwrite') return absolute;
+    if (this.conflict === 'overwrite') return name;
     const claimed = this.claimsIn(dir);
     const lower = name.toLowerCase();
     if (!existing && !claimed.has(lower)) {
       claimed.add(lower);
-      return absolute;
+      return name;
     }
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
     for (let n = 2; n <= MAX_COPIES; n++) {
@@ -119,7 +117,7 @@ export class DiskSink implements ExportSink {
       const candidateLower = candidate.toLowerCase();
       if (!claimed.has(candidateLower) && !lstatOrNullSync(childPath(dir, candidate))) {
         claimed.add(candidateLower);
-        return childPath(dir, candidate);
+        return candidate;
       }
     }
     throw new Error(`${path}: ${MAX_COPIES} copies exist already`);
@@ -141,7 +139,7 @@ export class DiskSink implements ExportSink {
     if (!existing) return { absolute };
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
     const chosen = this.chooseTarget(path, dirname(absolute), basename(absolute));
-    return typeof chosen === 'string' ? { absolute: chosen } : chosen;
+    return typeof chosen === 'string' ? { absolute: childPath(dirname(absolute), chosen) } : chosen;
   }
 
   /** The folder for the first `count` of `segments` below the root, created level by level and checked once. */
@@ -197,6 +195,19 @@ export class DiskSink implements ExportSink {
     }
     if (!s.isDirectory()) throw new UnsafePathError(path, `"${name}" in the output folder is a file, not a folder`);
     return dir;
+  }
+}
+
+/** A name reserved for a worker to write: its folder and names apart, joined only when asked. */
+class ReservedTarget implements SplitWriteTarget {
+  constructor(readonly dirPrefix: string, readonly name: string, readonly tempName: string, readonly checkTarget: boolean) {}
+
+  get target(): string {
+    return this.dirPrefix + this.name;
+  }
+
+  get temp(): string {
+    return this.dirPrefix + this.tempName;
   }
 }
 

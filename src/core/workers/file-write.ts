@@ -29,6 +29,17 @@ export interface WriteTarget {
   checkTarget: boolean;
 }
 
+/**
+ * A WriteTarget with its folder and names apart (DiskSink.reserve's): a write job packs each
+ * folder once and each file's names only, with no joined path to build per file.
+ */
+export interface SplitWriteTarget extends WriteTarget {
+  /** The folder, ending in a path separator: `target` is dirPrefix + name, `temp` dirPrefix + tempName. */
+  dirPrefix: string;
+  name: string;
+  tempName: string;
+}
+
 /** 'exists': written to `temp` only; 'cancelled': nothing left on disk. */
 export type WriteOutcome = 'written' | 'exists' | 'cancelled';
 

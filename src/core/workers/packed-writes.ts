@@ -7,7 +7,7 @@
  * as plain arrays and strings, about 2 µs a file for each thread.
  */
 import { PLAN_STRIDE, type BlockPlan } from './block-plan.js';
-import type { PlannedWrite, WriteTarget } from './file-write.js';
+import type { PlannedWrite, SplitWriteTarget, WriteTarget } from './file-write.js';
 
 export interface PackedWrites {
   count: number;
@@ -21,15 +21,17 @@ export interface PackedWrites {
   blocks: Float64Array;
   /** AES-CTR IVs of every plan that has them, one after the other. */
   ivs: Uint8Array;
-  /** Every target and temporary name, UTF-8, where the heads say. */
+  /** The folders of the targets (with their trailing separator; '' where a target is packed whole). */
+  dirs: string[];
+  /** Every target and temporary name, UTF-8, where the heads say (each after its folder in `dirs`). */
   names: Uint8Array;
 }
 
 const Head = {
   fileList: 0, codecList: 1, size: 2, firstBlock: 3, blockCount: 4, key: 5, ivStart: 6, ivLength: 7, checkTarget: 8,
-  target: 9, targetBytes: 10, temp: 11, tempBytes: 12,
+  dir: 9, target: 10, targetBytes: 11, temp: 12, tempBytes: 13,
 } as const;
-const HEAD_STRIDE = 13;
+const HEAD_STRIDE = 14;
 
 /** A write job packed from files planned beforehand (a retry, a test). */
 export function packWrites(files: readonly PlannedWrite[]): PackedWrites {
@@ -58,6 +60,10 @@ export class WriteJobBuilder {
   private readonly fileLists: string[][] = [];
   private readonly codecLists: string[][] = [];
   private readonly keys: Uint8Array[] = [];
+  private readonly dirs: string[] = [];
+  private readonly dirIndices = new Map<string, number>();
+  private lastDir = '';
+  private lastDirIndex = -1;
 
   /** Files in the job so far: the index the next file gets. */
   get files(): number {
@@ -82,18 +88,36 @@ export class WriteJobBuilder {
     heads[h + Head.ivStart] = this.ivAt;
     heads[h + Head.ivLength] = -1;
     heads[h + Head.checkTarget] = to.checkTarget ? 1 : 0;
+    // Split: the folder once per job, the names per file. Else both paths whole, after folder ''.
+    const split = 'dirPrefix' in to;
+    const target = split ? (to as SplitWriteTarget).name : to.target;
+    const temp = split ? (to as SplitWriteTarget).tempName : to.temp;
+    heads[h + Head.dir] = this.dirIndex(split ? (to as SplitWriteTarget).dirPrefix : '');
     // A UTF-16 code unit is 3 UTF-8 bytes at most.
-    const room = this.nameAt + 3 * (to.target.length + to.temp.length);
+    const room = this.nameAt + 3 * (target.length + temp.length);
     if (room > this.names.length) {
       const names = Buffer.allocUnsafe(Math.max(room, 2 * this.names.length));
       this.names.copy(names, 0, 0, this.nameAt);
       this.names = names;
     }
     heads[h + Head.target] = this.nameAt;
-    this.nameAt += heads[h + Head.targetBytes] = this.names.write(to.target, this.nameAt, 'utf8');
+    this.nameAt += heads[h + Head.targetBytes] = this.names.write(target, this.nameAt, 'utf8');
     heads[h + Head.temp] = this.nameAt;
-    this.nameAt += heads[h + Head.tempBytes] = this.names.write(to.temp, this.nameAt, 'utf8');
+    this.nameAt += heads[h + Head.tempBytes] = this.names.write(temp, this.nameAt, 'utf8');
     this.count++;
+  }
+
+  /** The index of folder `dir` in the job's list: files come folder by folder. */
+  private dirIndex(dir: string): number {
+    if (dir === this.lastDir && this.lastDirIndex >= 0) return this.lastDirIndex;
+    let i = this.dirIndices.get(dir);
+    if (i === undefined) {
+      i = this.dirs.push(dir) - 1;
+      this.dirIndices.set(dir, i);
+    }
+    this.lastDir = dir;
+    this.lastDirIndex = i;
+    return i;
   }
 
   /** The next block of the file started last: the fields of PlanField, in order. */
@@ -163,7 +187,7 @@ export class WriteJobBuilder {
     ivs.set(this.ivs.subarray(0, this.ivAt));
     const names = new Uint8Array(shared, 8 * (headNumbers + this.blockAt) + this.ivAt, this.nameAt);
     names.set(this.names.subarray(0, this.nameAt));
-    return { count: this.count, fileLists: this.fileLists, codecLists: this.codecLists, keys: this.keys, heads, blocks, ivs, names };
+    return { count: this.count, fileLists: this.fileLists, codecLists: this.codecLists, keys: this.keys, heads, blocks, ivs, dirs: this.dirs, names };
   }
 }
 
@@ -206,11 +230,15 @@ class PackedTarget implements WriteTarget {
   constructor(private readonly p: PackedWrites, private readonly h: number) {}
 
   get target(): string {
-    return this.own ??= this.name(Head.target, Head.targetBytes);
+    return this.own ??= this.dir() + this.name(Head.target, Head.targetBytes);
   }
 
   get temp(): string {
-    return this.name(Head.temp, Head.tempBytes);
+    return this.dir() + this.name(Head.temp, Head.tempBytes);
+  }
+
+  private dir(): string {
+    return this.p.dirs[this.p.heads[this.h + Head.dir]! | 0]!;
   }
 
   get checkTarget(): boolean {
