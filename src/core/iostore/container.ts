@@ -514,6 +514,8 @@ export class IoStoreContainer implements Archive {
    * a plan is its partition's index here), once all are open: a promise while one is not yet.
    */
   private openPartitions(first: number, end: number): number | number[] | Promise<number | number[]> {
+    // An empty chunk has no blocks, and needs no partition.
+    if (first >= end) return [];
     const toc = this.toc;
     const ps = toc.header.partitionSize;
     // Nearly always one partition: no list is made then.
@@ -524,8 +526,8 @@ export class IoStoreContainer implements Archive {
       if (one < 0) one = p;
       else if (p !== one && !list?.includes(p)) (list ??= [one]).push(p);
     }
-    const partitions = list ?? Math.max(0, one);
-    const closed = (list ?? [Math.max(0, one)]).filter((p) => !this.opened[p]);
+    const partitions = list ?? one;
+    const closed = (list ?? [one]).filter((p) => !this.opened[p]);
     if (closed.length > 0) return Promise.all(closed.map((p) => this.source(p))).then(() => partitions);
     return partitions;
   }
