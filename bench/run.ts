@@ -34,7 +34,7 @@ const wants = (group: string): boolean => !only || only.has(group);
 /** How much each measurement does, per mode. */
 const PLAN = quick
   ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3 }
-  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 9, scrollSeconds: 5 };
+  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 11, scrollSeconds: 5 };
 /** The worker pool's default size on this machine (createWorkerPool: availableParallelism, at most 4). */
 const POOL_THREADS = Math.min(4, availableParallelism());
 const SEED = 7;
@@ -143,8 +143,11 @@ async function measureExtract(m: InstallManifest, details: Record<string, unknow
   // The target is taken in memory: the raw side has no disk either, and a disk's file creation
   // cost here depends on its history (ext4 without a journal scans the inodes freed in the last
   // minutes on every create), which the temp-dir figure beside it shows.
-  return [targetResult('extract_ratio_zlib', e.memRate / e.rawRate,
-    `extractFiles to a folder in ${MEMORY_DIR} (tmpfs: files created and written, in memory; each pass into an empty tmpfs) ${e.memRate.toFixed(0)} MiB/s vs ${raw}; ${files}; ` +
+  // Each export pass is compared with the raw pass right after it (memPairedRatio): the
+  // machine's speed drifts less within a pair than over the run.
+  return [targetResult('extract_ratio_zlib', e.memPairedRatio!,
+    `median of ${PLAN.extractReps} pairs of an extractFiles pass to a folder in ${MEMORY_DIR} (tmpfs: files created and written, in memory; each pass into an empty tmpfs) ` +
+    `and the raw pass right after it; medians ${e.memRate.toFixed(0)} MiB/s vs ${raw} (${r2(e.memRate / e.rawRate)}); ${files}; ` +
     `${disk}: the rest is that disk's file creation`)];
 }
 
