@@ -219,6 +219,13 @@ describe('pak reads through block plans', () => {
     closers.push(pak);
     const big = pak.files().find((f) => f.path.endsWith('Big.umap'))!;
     expect(same(await pak.read(big.ref), files[0]!.data)).toBe(true);
+    // Written by a worker, on a pak that has not read yet: the job with the first key fails to
+    // decode, and the file goes again with the next.
+    const fresh: PakArchive = await openPakArchive(path, { keys: new KeyRing([{ guid: null, key: WRONG }, { guid: null, key: KEY }]), decoder: pool });
+    closers.push(fresh);
+    const target = join(dir, 'big.out');
+    expect(await fresh.writeEntryToFile(big.ref, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
+    expect(same(new Uint8Array(await readFile(target)), files[0]!.data)).toBe(true);
   });
 
   it('names the entry and block of a corrupt block, as the inline decoder does', async () => {

@@ -76,8 +76,14 @@ export class DiskSink implements ExportSink {
     const folder = this.folder(path, dir);
     const chosen = this.chooseTarget(path, folder, name);
     if (typeof chosen !== 'string') return chosen;
-    const prefix = this.lastPrefix.dir === folder ? this.lastPrefix.prefix : (this.lastPrefix = { dir: folder, prefix: childPath(folder, '') }).prefix;
-    return new ReservedTarget(prefix, chosen, `${this.tempPrefix}${++this.tempCount}.partial`, !(this.conflict === 'overwrite' || this.created.has(folder)));
+    return new ReservedTarget(this.prefixOf(folder), chosen, `${this.tempPrefix}${++this.tempCount}.partial`,
+      !(this.conflict === 'overwrite' || this.created.has(folder)));
+  }
+
+  /** `folder` with a trailing separator, one string per folder (a write job packs each folder once, found by its string). */
+  private prefixOf(folder: string): string {
+    if (this.lastPrefix.dir !== folder) this.lastPrefix = { dir: folder, prefix: childPath(folder, '') };
+    return this.lastPrefix.prefix;
   }
 
   /**

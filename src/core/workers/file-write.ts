@@ -110,25 +110,24 @@ function neighbours(file: (i: number) => PlannedWrite, i: number, to: number, re
   if (!reader.readAhead || i + 1 >= to) return group;
   const span = spanOf(first.plan);
   if (!span) return group;
-  const start = span.end - storedBytes(first.plan);
   for (let k = i + 1; k < to; k++) {
     const next = file(k);
     const end = span.end + storedBytes(next.plan);
-    if (end - start > READ_AHEAD_BYTES || !follows(next.plan, span.name, span.end)) break;
+    if (end - span.start > READ_AHEAD_BYTES || !follows(next.plan, span.name, span.end)) break;
     span.end = end;
     group.push(next);
   }
-  if (group.length > 1) reader.readAhead(span.name, start, span.end - start);
+  if (group.length > 1) reader.readAhead(span.name, span.start, span.end - span.start);
   return group;
 }
 
-/** Where a plan's stored bytes end when they lie one after the other in one file, else null. */
-function spanOf(plan: BlockPlan): { name: string; end: number } | null {
+/** Where a plan's stored bytes lie when they follow one another in one file, else null. */
+function spanOf(plan: BlockPlan): { name: string; start: number; end: number } | null {
   const b = plan.blocks;
   if (b.length === 0) return null;
   const name = plan.files[b[PlanField.file]! | 0]!;
   const start = b[PlanField.offset]!;
-  return follows(plan, name, start) ? { name, end: start + storedBytes(plan) } : null;
+  return follows(plan, name, start) ? { name, start, end: start + storedBytes(plan) } : null;
 }
 
 /** True when the plan's stored bytes lie one after the other in `name`, from `at`. */
