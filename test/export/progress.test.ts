@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProgressMeter } from '../../src/core/export/progress.js';
 import type { ExportProgress } from '../../src/core/export/types.js';
 
@@ -41,5 +41,34 @@ describe('ProgressMeter', () => {
     now = 500;
     m.fileDone(10);
     expect(m.snapshot()).toMatchObject({ filesDone: 1, bytesDone: 10, secondsLeft: 0 });
+  });
+
+  it('counts a batch in flight as its files finish, reporting on a timer until it is settled', () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const seen: ExportProgress[] = [];
+      const m = new ProgressMeter(10, 1000, (p) => seen.push(p), 100, () => now);
+      let live = { files: 0, bytes: 0 };
+      const unwatch = m.watch(() => live);
+      live = { files: 3, bytes: 300 };
+      now = 100;
+      vi.advanceTimersByTime(100); // nothing called the meter: the timer reported
+      expect(seen.at(-1)).toMatchObject({ filesDone: 3, bytesDone: 300, bytesPerSecond: 3000 });
+      live = { files: 7, bytes: 700 };
+      now = 200;
+      vi.advanceTimersByTime(100);
+      expect(seen.at(-1)).toMatchObject({ filesDone: 7, bytesDone: 700 });
+      // Settled: its files count once, and the timer stops.
+      unwatch();
+      m.fileDone(1000, 10);
+      expect(m.snapshot()).toMatchObject({ filesDone: 10, bytesDone: 1000 });
+      const reports = seen.length;
+      now = 1000;
+      vi.advanceTimersByTime(1000);
+      expect(seen).toHaveLength(reports);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

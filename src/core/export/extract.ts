@@ -23,11 +23,12 @@ import { PakArchive } from '../pak/pak-archive.js';
 import type { WriteResult, WriteTarget } from '../workers/file-write.js';
 import { writeBatches, type PlannedBatch } from '../workers/block-plan.js';
 import { WriteJobBuilder } from '../workers/packed-writes.js';
+import { FileFlag } from '../workers/wire.js';
 import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces, WHOLE_FILE_BYTES } from './file-pieces.js';
 import { PackageJsonConverter } from './package-json.js';
-import { ProgressMeter } from './progress.js';
+import { ProgressMeter, type LiveCount } from './progress.js';
 import { PathChecker, printable, UnsafePathError } from './safe-path.js';
 import { exportItems, selectFiles, type ExportItem } from './selection.js';
 import type { EntryWriter, ExportSink } from './sink.js';
@@ -39,16 +40,19 @@ const DEFAULT_CONCURRENCY = 8;
  * Batches of files written by workers: every thread of the pool works on a batch at once, each
  * claiming files as it goes (workers/file-write.ts), so a batch ends on all threads together
  * and big batches cost no waiting at the end. The first batch is small, so the workers start at
- * once; each next may be twice the size, up to this many files and bytes (unless one file is
- * bigger): a batch's round trip is then nothing beside its work, and progress (counted per
- * batch) still moves a few times a second on a slow disk.
+ * once; each next may be BATCH_GROWTH times the size, up to this many files and bytes (unless
+ * one file is bigger). A batch costs this thread a few messages and promises, so fewer, bigger
+ * batches leave the cores to the workers (on 2 cores, going from 8 batches to 5 for 66 MiB of
+ * small files made the export 3 % faster); progress still moves as each file finishes
+ * (ProgressMeter.watch looks at the batch's file flags).
  */
 const FIRST_BATCH_FILES = 32;
 const FIRST_BATCH_BYTES = 1024 * 1024;
-const BATCH_FILES = 1024;
-const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_GROWTH = 4;
+const BATCH_FILES = 4096;
+const BATCH_BYTES = 32 * 1024 * 1024;
 /** Worker batches in flight at once, by bytes and by count: one being written, the next waiting, one more being made. */
-const DIRECT_WINDOW_BYTES = 48 * 1024 * 1024;
+const DIRECT_WINDOW_BYTES = 3 * BATCH_BYTES;
 const DIRECT_WINDOW_BATCHES = 3;
 const DEFAULT_ZIP_LEVEL = 6;
 /** System errors after which every other file would fail the same way: the export stops. */
@@ -149,7 +153,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
       const item = items[next++]!;
       if (job.writesInWorker(item)) {
         // The files after it go in the same batch.
-        const grow = 2 ** Math.min(batches++, 10);
+        const grow = BATCH_GROWTH ** Math.min(batches++, 10);
         const mostFiles = Math.min(BATCH_FILES, FIRST_BATCH_FILES * grow);
         const mostBytes = Math.min(BATCH_BYTES, FIRST_BATCH_BYTES * grow);
         const batch = [item];
@@ -260,15 +264,21 @@ class ExportJob {
     }
     const groups = [...byArchive.entries()];
     let results: WriteResult[][];
+    let unwatch = (): void => {};
     try {
       // One job for every archive's files, planned into it one archive after the other.
       const job = new WriteJobBuilder();
       const batches: PlannedBatch[] = [];
       for (const [archive, f] of groups) batches.push(await planWrites(archive, f.refs, f.to, job));
-      results = await writeBatches(job, batches, this.signal);
+      const flags = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.files)));
+      unwatch = this.meter.watch(liveCount(flags, slotSizes(job.files, groups.map(([, f]) => f.at), batches, items)));
+      results = await writeBatches(job, batches, this.signal, flags);
     } catch (error) {
       results = groups.map(([, f]) => f.refs.map(() => asError(error)));
     }
+    // The whole batch counts as done from here (a file met at its name is only renamed or dropped).
+    unwatch();
+    this.meter.fileDone(items.reduce((n, item) => n + item.size, 0), items.length);
     const settling: Promise<void>[] = [];
     for (const [g, [, f]] of groups.entries()) {
       for (const [k, r] of results[g]!.entries()) {
@@ -279,7 +289,6 @@ class ExportJob {
       }
     }
     await Promise.all(settling);
-    this.meter.fileDone(items.reduce((n, item) => n + item.size, 0), items.length);
     return outcomes;
   }
 
@@ -357,6 +366,31 @@ class ExportJob {
       this.meter.fileDone(item.size - counted);
     }
   }
+}
+
+/** The size of the item at each slot of a write job (`at[g][k]`: the item of batch g's file k). */
+function slotSizes(slots: number, at: readonly number[][], batches: readonly PlannedBatch[], items: readonly ExportItem[]): Float64Array {
+  const sizes = new Float64Array(slots);
+  batches.forEach((b, g) => b.slots.forEach((slot, k) => {
+    if (typeof slot === 'number') sizes[slot] = items[at[g]![k]!]!.size;
+  }));
+  return sizes;
+}
+
+/** The files of a write job finished so far and their bytes, from its flags. */
+function liveCount(flags: Int32Array, sizes: Float64Array): LiveCount {
+  return () => {
+    let files = 0;
+    let bytes = 0;
+    for (let i = 0; i < sizes.length; i++) {
+      const f = flags[i];
+      if (f === FileFlag.Written || f === FileFlag.Exists) {
+        files++;
+        bytes += sizes[i]!;
+      }
+    }
+    return { files, bytes };
+  };
 }
 
 /** The archive's files planned for workers to write (writesInWorker said it can). */

@@ -198,8 +198,9 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       return plan.size <= SPLIT_BYTES ? readPart(plan, signal) : readSplit(plan, signal);
     },
 
-    writePacked(job, signal) {
-      return runPacked(job, new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.count))), signal);
+    writePacked(job, signal, flags) {
+      if (flags && flags.length < job.count) throw new RangeError(`a write job of ${job.count} files needs as many flags, not ${flags.length}`);
+      return runPacked(job, flags ?? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.count))), signal);
     },
 
     async hash(data, stored) {
