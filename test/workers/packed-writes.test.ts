@@ -95,15 +95,19 @@ describe('packed write jobs', () => {
 
   it('pack split targets with each folder once, and give back the joined paths', () => {
     const job = new WriteJobBuilder();
-    const split = (dirPrefix: string, name: string, tempName: string) => ({ dirPrefix, name, tempName, checkTarget: false, target: dirPrefix + name, temp: dirPrefix + tempName });
-    const targets = [split('/out/a/', 'x.uasset', '.p-1.partial'), split('/out/a/', 'y.uasset', '.p-2.partial'), split('/out/b/', 'z.uasset', '.p-3.partial'),
-      split('/out/a/', 'w.uasset', '.p-4.partial'), { target: '/elsewhere/v.bin', temp: '/elsewhere/v.tmp', checkTarget: true }];
+    const split = (dirPrefix: string, name: string, tempPrefix: string, tempNumber: number) =>
+      ({ dirPrefix, name, tempPrefix, tempNumber, checkTarget: false, target: dirPrefix + name, temp: `${dirPrefix}${tempPrefix}${tempNumber}.partial` });
+    const targets = [split('/out/a/', 'x.uasset', '.p-', 1), split('/out/a/', 'y.uasset', '.p-', 2), split('/out/b/', 'z.uasset', '.q-', 3),
+      split('/out/a/', 'w.uasset', '.p-', 40000), { target: '/elsewhere/v.bin', temp: '/elsewhere/v.tmp', checkTarget: true }];
     for (const to of targets) {
       job.file(['/p.ucas'], ['Zlib'], 1, undefined, to);
       job.block(0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1);
     }
     const packed = job.build();
     expect(packed.dirs).toEqual(['/out/a/', '/out/b/', '']);
+    // Only the names and the one whole temporary path are in the names: temporary names are numbers.
+    expect(Buffer.from(packed.names).toString('utf8')).toBe('x.uassety.uassetz.uassetw.uasset/elsewhere/v.bin/elsewhere/v.tmp');
+    expect(packed.tempPrefixes).toEqual(['.p-', '.q-']);
     for (const [i, to] of targets.entries()) {
       const back = unpackWrite(packed, i).to;
       expect([back.target, back.temp, back.checkTarget]).toEqual([to.target, to.temp, to.checkTarget]);

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
 import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { CREATE_NEW, type SplitWriteTarget, type WriteTarget } from '../workers/file-write.js';
+import { CREATE_NEW, numberedTemp, type SplitWriteTarget, type WriteTarget } from '../workers/file-write.js';
 import { basename, dirname, sep } from 'node:path';
 import type { EntryWriter, ExportSink } from './sink.js';
 import { isInside, numberedName, UnsafePathError } from './safe-path.js';
@@ -36,7 +36,7 @@ export class DiskSink implements ExportSink {
   /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
   private readonly created = new Set<string>();
   private realRoot = '';
-  /** Temporary names: one random part per run, then a counter. */
+  /** Temporary names: one random part per run, then a counter (numberedTemp). */
   private readonly tempPrefix = `.pakscope-${randomBytes(6).toString('hex')}-`;
   private tempCount = 0;
 
@@ -62,7 +62,7 @@ export class DiskSink implements ExportSink {
     const chosen = this.chooseTarget(path, dir, segments[segments.length - 1]!);
     if (typeof chosen !== 'string') return chosen;
     const target = childPath(dir, chosen);
-    const temp = childPath(dir, `${this.tempPrefix}${++this.tempCount}.partial`);
+    const temp = childPath(dir, numberedTemp(this.tempPrefix, ++this.tempCount));
     const handle = await open(temp, CREATE_NEW, 0o644);
     return { writer: new DiskEntryWriter(this, handle, temp, target, path) };
   }
@@ -76,7 +76,7 @@ export class DiskSink implements ExportSink {
     const folder = this.folder(path, dir);
     const chosen = this.chooseTarget(path, folder, name);
     if (typeof chosen !== 'string') return chosen;
-    return new ReservedTarget(this.prefixOf(folder), chosen, `${this.tempPrefix}${++this.tempCount}.partial`,
+    return new ReservedTarget(this.prefixOf(folder), chosen, this.tempPrefix, ++this.tempCount,
       !(this.conflict === 'overwrite' || this.created.has(folder)));
   }
 
@@ -209,14 +209,15 @@ export class DiskSink implements ExportSink {
 
 /** A name reserved for a worker to write: its folder and names apart, joined only when asked. */
 class ReservedTarget implements SplitWriteTarget {
-  constructor(readonly dirPrefix: string, readonly name: string, readonly tempName: string, readonly checkTarget: boolean) {}
+  constructor(readonly dirPrefix: string, readonly name: string, readonly tempPrefix: string, readonly tempNumber: number,
+    readonly checkTarget: boolean) {}
 
   get target(): string {
     return this.dirPrefix + this.name;
   }
 
   get temp(): string {
-    return this.dirPrefix + this.tempName;
+    return this.dirPrefix + numberedTemp(this.tempPrefix, this.tempNumber);
   }
 }
 

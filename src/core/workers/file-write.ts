@@ -31,13 +31,20 @@ export interface WriteTarget {
 
 /**
  * A WriteTarget with its folder and names apart (DiskSink.reserve's): a write job packs each
- * folder once and each file's names only, with no joined path to build per file.
+ * folder once and each file's name, with no joined path to build per file. The temporary name
+ * is numbered (tempPrefix + tempNumber + ".partial"), so a job carries one number for it per file.
  */
 export interface SplitWriteTarget extends WriteTarget {
-  /** The folder, ending in a path separator: `target` is dirPrefix + name, `temp` dirPrefix + tempName. */
+  /** The folder, ending in a path separator: `target` is dirPrefix + name, `temp` dirPrefix + numberedTemp(...). */
   dirPrefix: string;
   name: string;
-  tempName: string;
+  tempPrefix: string;
+  tempNumber: number;
+}
+
+/** The temporary name a SplitWriteTarget's prefix and number stand for. */
+export function numberedTemp(tempPrefix: string, tempNumber: number): string {
+  return `${tempPrefix}${tempNumber}.partial`;
 }
 
 /** 'exists': written to `temp` only; 'cancelled': nothing left on disk. */

@@ -7,7 +7,7 @@
  * as plain arrays and strings, about 2 µs a file for each thread.
  */
 import { PLAN_STRIDE, type BlockPlan } from './block-plan.js';
-import type { PlannedWrite, SplitWriteTarget, WriteTarget } from './file-write.js';
+import { numberedTemp, type PlannedWrite, type SplitWriteTarget, type WriteTarget } from './file-write.js';
 
 export interface PackedWrites {
   count: number;
@@ -23,10 +23,19 @@ export interface PackedWrites {
   ivs: Uint8Array;
   /** The folders of the targets (with their trailing separator; '' where a target is packed whole). */
   dirs: string[];
-  /** Every target and temporary name, UTF-8, where the heads say (each after its folder in `dirs`). */
+  /** The prefixes of numbered temporary names (SplitWriteTarget.tempPrefix). */
+  tempPrefixes: string[];
+  /**
+   * Every target name, and every temporary name that is not numbered, UTF-8, where the heads say
+   * (each after its folder in `dirs`).
+   */
   names: Uint8Array;
 }
 
+/**
+ * A file's numbers. `temp`, `tempBytes`: where its temporary name is in `names`, or, numbered,
+ * its number and -(1 + the index of its prefix in `tempPrefixes`).
+ */
 const Head = {
   fileList: 0, codecList: 1, size: 2, firstBlock: 3, blockCount: 4, key: 5, ivStart: 6, ivLength: 7, checkTarget: 8,
   dir: 9, target: 10, targetBytes: 11, temp: 12, tempBytes: 13,
@@ -61,6 +70,7 @@ export class WriteJobBuilder {
   private readonly codecLists: string[][] = [];
   private readonly keys: Uint8Array[] = [];
   private readonly dirs: string[] = [];
+  private readonly tempPrefixes: string[] = [];
   private readonly dirIndices = new Map<string, number>();
   private lastDir = '';
   private lastDirIndex = -1;
@@ -88,23 +98,33 @@ export class WriteJobBuilder {
     heads[h + Head.ivStart] = this.ivAt;
     heads[h + Head.ivLength] = -1;
     heads[h + Head.checkTarget] = to.checkTarget ? 1 : 0;
-    // Split: the folder once per job, the names per file. Else both paths whole, after folder ''.
-    const split = 'dirPrefix' in to;
-    const target = split ? (to as SplitWriteTarget).name : to.target;
-    const temp = split ? (to as SplitWriteTarget).tempName : to.temp;
-    heads[h + Head.dir] = this.dirIndex(split ? (to as SplitWriteTarget).dirPrefix : '');
+    // Split: the folder once per job, the name per file, the temporary name as its number. Else
+    // both paths whole, after folder ''.
+    if ('dirPrefix' in to) {
+      const split = to as SplitWriteTarget;
+      heads[h + Head.dir] = this.dirIndex(split.dirPrefix);
+      this.addName(h + Head.target, split.name);
+      heads[h + Head.temp] = split.tempNumber;
+      heads[h + Head.tempBytes] = -1 - indexOf(this.tempPrefixes, split.tempPrefix, Object.is);
+    } else {
+      heads[h + Head.dir] = this.dirIndex('');
+      this.addName(h + Head.target, to.target);
+      this.addName(h + Head.temp, to.temp);
+    }
+    this.count++;
+  }
+
+  /** `name` appended to the names, its start and length at heads[at] and heads[at + 1]. */
+  private addName(at: number, name: string): void {
     // A UTF-16 code unit is 3 UTF-8 bytes at most.
-    const room = this.nameAt + 3 * (target.length + temp.length);
+    const room = this.nameAt + 3 * name.length;
     if (room > this.names.length) {
       const names = Buffer.allocUnsafe(Math.max(room, 2 * this.names.length));
       this.names.copy(names, 0, 0, this.nameAt);
       this.names = names;
     }
-    heads[h + Head.target] = this.nameAt;
-    this.nameAt += heads[h + Head.targetBytes] = this.names.write(target, this.nameAt, 'utf8');
-    heads[h + Head.temp] = this.nameAt;
-    this.nameAt += heads[h + Head.tempBytes] = this.names.write(temp, this.nameAt, 'utf8');
-    this.count++;
+    this.heads[at] = this.nameAt;
+    this.nameAt += this.heads[at + 1] = this.names.write(name, this.nameAt, 'utf8');
   }
 
   /** The index of folder `dir` in the job's list: files come folder by folder. */
@@ -187,7 +207,10 @@ export class WriteJobBuilder {
     ivs.set(this.ivs.subarray(0, this.ivAt));
     const names = new Uint8Array(shared, 8 * (headNumbers + this.blockAt) + this.ivAt, this.nameAt);
     names.set(this.names.subarray(0, this.nameAt));
-    return { count: this.count, fileLists: this.fileLists, codecLists: this.codecLists, keys: this.keys, heads, blocks, ivs, dirs: this.dirs, names };
+    return {
+      count: this.count, fileLists: this.fileLists, codecLists: this.codecLists, keys: this.keys, heads, blocks, ivs, dirs: this.dirs,
+      tempPrefixes: this.tempPrefixes, names,
+    };
   }
 }
 
@@ -234,6 +257,8 @@ class PackedTarget implements WriteTarget {
   }
 
   get temp(): string {
+    const prefix = this.p.heads[this.h + Head.tempBytes]!;
+    if (prefix < 0) return this.dir() + numberedTemp(this.p.tempPrefixes[-1 - prefix]!, this.p.heads[this.h + Head.temp]!);
     return this.dir() + this.name(Head.temp, Head.tempBytes);
   }
 
