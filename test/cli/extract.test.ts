@@ -1,11 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus, REPAK_AES_KEY } from '../support/corpus.js';
 import { makeTempDir, removeTempDirs, writeContainer } from '../fixtures/toc-writer.js';
-import { buildCli, pakscope } from './run-cli.js';
+import { BIN, buildCli, pakscope } from './run-cli.js';
 
 interface Summary { files: number; bytes: number; failed: { path: string; error: string }[]; skipped: { path: string; reason: string }[] }
 
@@ -126,5 +128,19 @@ describe('pakscope extract', () => {
     for (const o of ['--out DIR', '--filter GLOB', '--format raw|json', '--zip FILE', '--overwrite', '--keep-both', '--json', '--aes-key KEY']) {
       expect(r.out).toContain(o);
     }
+  });
+
+  // util-linux's `script` runs the CLI on a pseudo-terminal, which reports 0 columns: the progress
+  // line once made a negative repeat count of that, failing the run after the files were written.
+  it.skipIf(!existsSync('/usr/bin/script'))('shows its progress line on a terminal that reports no size, and succeeds', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
+    const command = [process.execPath, BIN, 'extract', ZLIB, '--out', out].map(quote).join(' ');
+    const tty = execFileSync('/usr/bin/script', ['-qec', command, '/dev/null'], { encoding: 'utf8' });
+    const lines = tty.split(/\r\n?|\n/).map((l) => l.trim()).filter((l) => l !== '');
+    // Padded to 79 columns, the line ends in the total's rate.
+    expect(lines.some((l) => /^111\/111 files, 2\.4 MiB of 2\.4 MiB, [\d.]+ [KM]iB\/s$/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(new RegExp(`^extracted 111 files \\(2\\.4 MiB\\) to ${out.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} in \\d+\\.\\d s$`));
+    expect(tty).not.toMatch(/error/i);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/pakscope.mjs', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/pakscope.mjs', import.meta.url));
 
 /**
  * Builds out/cli unless it is newer than every source file: `npm test` has just built it, and two

@@ -127,16 +127,18 @@ function progressLine(session: Session): { update: (p: ExportProgress) => void; 
   const err = process.stderr;
   if (session.json || !err.isTTY) return undefined;
   let shown = false;
+  // A pseudo-terminal may report 0 columns (no size set): then a standard 80.
+  const width = (): number => ((err.columns ?? 0) > 0 ? err.columns : 80) - 1;
   return {
     update: (p) => {
       const rate = p.bytesPerSecond > 0 ? `, ${formatSize(p.bytesPerSecond)}/s` : '';
       const left = p.secondsLeft !== null && p.secondsLeft > 1 ? `, ${Math.ceil(p.secondsLeft)} s left` : '';
       const line = `${p.filesDone}/${p.filesTotal} files, ${formatSize(p.bytesDone)} of ${formatSize(p.bytesTotal)}${rate}${left}`;
-      err.write(`\r${line.slice(0, Math.max(20, (err.columns ?? 80) - 1)).padEnd(Math.min(79, (err.columns ?? 80) - 1))}`);
+      err.write(`\r${line.slice(0, Math.max(20, width())).padEnd(Math.min(79, width()))}`);
       shown = true;
     },
     clear: () => {
-      if (shown) err.write(`\r${' '.repeat(Math.min(79, (err.columns ?? 80) - 1))}\r`);
+      if (shown) err.write(`\r${' '.repeat(Math.min(79, width()))}\r`);
     },
   };
 }
