@@ -9,6 +9,9 @@ import type { ExportProgress } from './types.js';
 /** The rate is measured over about this long. */
 const WINDOW_MS = 5000;
 
+/** Reports on the timer come this often at most, whatever the interval (0: every change, for tests). */
+const TIMER_MS = 50;
+
 /** What a batch in flight has finished so far. */
 export type LiveCount = () => { files: number; bytes: number };
 
@@ -58,7 +61,7 @@ export class ProgressMeter {
   watch(count: LiveCount): () => void {
     this.live.add(count);
     if (this.onProgress && !this.timer) {
-      this.timer = setInterval(() => this.maybeReport(), this.intervalMs);
+      this.timer = setInterval(() => this.maybeReport(), Math.max(TIMER_MS, this.intervalMs));
       this.timer.unref?.();
     }
     return () => {
