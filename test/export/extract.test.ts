@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -273,11 +273,11 @@ describe('zip limits', () => {
 
 describe('cancel', () => {
   let written: Promise<string> | undefined;
-  /** Written once: a small file, a 12 MiB file of three 4 MiB pieces, another small file. */
+  /** Written once: a small file, a 24 MiB file of six 4 MiB pieces, another small file. */
   async function bigContainer(): Promise<Install> {
     written ??= writeContainer([
       { path: 'a/small.bin', bytes: randomBytesSeeded(1000, 1), chunkType: 'BulkData' },
-      { path: 'b/big.bin', bytes: compressibleBytes(12 * 1024 * 1024, 2), chunkType: 'BulkData' },
+      { path: 'b/big.bin', bytes: compressibleBytes(24 * 1024 * 1024, 2), chunkType: 'BulkData' },
       { path: 'c/after.bin', bytes: randomBytesSeeded(1000, 3), chunkType: 'BulkData' },
     ], { version: 8, codec: 'Zlib' }).then((c) => c.utocPath);
     return open([await written]);
@@ -287,19 +287,37 @@ describe('cancel', () => {
     const install = await bigContainer();
     const out = join(await makeTempDir(), 'out');
     const controller = new AbortController();
+    const seen: ExportProgress[] = [];
     const s = await extractFiles(install, {}, {
       out, concurrency: 1, signal: controller.signal, progressIntervalMs: 0,
       onProgress: (p) => {
-        // After the first 4 MiB piece of the big file.
-        if (p.current === 'b/big.bin' && p.bytesDone > 1000 && !controller.signal.aborted) {
-          controller.abort();
-        }
+        seen.push(p);
+        // The small file is done; a worker is on the big file's first pieces (each file is a batch of its own).
+        if (p.filesDone >= 1 && !controller.signal.aborted) controller.abort();
       },
     });
     expect(s.cancelled).toBe(true);
-    expect(s.files).toBe(1);
     expect(s.failed).toEqual([]);
-    expect(await listTree(out)).toEqual(['a/small.bin']); // no big.bin, no .partial file
+    const tree = await listTree(out);
+    // The big file was stopped between pieces and removed; nothing .partial; what was written is counted.
+    expect(tree).toContain('a/small.bin');
+    expect(tree).not.toContain('b/big.bin');
+    expect(tree.every((p) => !p.includes('.partial') && !p.includes('.pakscope-'))).toBe(true);
+    expect(s.files).toBe(tree.length);
+    expect(readFileSync(join(out, 'a/small.bin')).length).toBe(1000);
+    expect(s.files).toBeLessThan(3);
+    expect(seen.some((p) => p.filesDone >= 1)).toBe(true);
+  });
+
+  it('a big file goes to disk through the workers in pieces, byte-exact, its bytes counted as they go', async () => {
+    const install = await bigContainer();
+    const out = join(await makeTempDir(), 'out');
+    const seen: ExportProgress[] = [];
+    const s = await extractFiles(install, ['b'], { out, progressIntervalMs: 0, onProgress: (p) => seen.push(p) });
+    expect(s).toMatchObject({ files: 1, bytes: 24 * 1024 * 1024, failed: [], cancelled: false });
+    const big = install.file('b/big.bin')!;
+    expect(sha256(new Uint8Array(await readFile(join(out, 'b/big.bin'))))).toBe(sha256(await big.providers[0]!.archive.read(big.providers[0]!.file.ref)));
+    expect(seen.at(-1)).toMatchObject({ filesDone: 1, bytesDone: 24 * 1024 * 1024 });
   });
 
   it('removes a zip that cannot be complete', async () => {

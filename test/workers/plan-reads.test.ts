@@ -16,7 +16,8 @@ import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iost
 import { openPakArchive, type PakArchive } from '../../src/core/pak/pak-archive.js';
 import { addPlanBlock, runBlockPlan, Scratch, type BlockPlan } from '../../src/core/workers/block-plan.js';
 import { ReadOnlyFiles } from '../../src/core/workers/file-cache.js';
-import { writePlannedFile, writePlannedFiles, type PlannedWrite } from '../../src/core/workers/file-write.js';
+import { WRITE_PIECE_BYTES, writePlannedFile, writePlannedFiles, type PlannedWrite } from '../../src/core/workers/file-write.js';
+import { jobIndexOf } from '../../src/core/workers/block-job.js';
 import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
 import { writePak, type PakWriterFile, type PakWriterOptions } from '../fixtures/pak-writer.js';
 import { compressibleBytes, randomBytesSeeded } from '../fixtures/test-data.js';
@@ -418,6 +419,53 @@ describe('worker parts', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(false);
     expect(same(new Uint8Array(await readFile(link)), want)).toBe(true);
     expect(readFileSync(outside, 'utf8')).toBe('keep me');
+    reader.closeAll();
+  });
+
+  it('writePlannedFile writes a big file in pieces: byte-exact, its KiB counted, a cancel between pieces removes it, a bad block names its index', async () => {
+    const dir = await makeTempDir();
+    const src = join(dir, 'big-src.bin');
+    const BLOCK = 1024 * 1024;
+    const n = 10; // 10 MiB: three pieces of at most 4 MiB
+    const data = compressibleBytes(n * BLOCK, 21);
+    writeFileSync(src, data);
+    const blocks: number[] = [];
+    for (let k = 0; k < n; k++) {
+      addPlanBlock(blocks, { file: 0, offset: k * BLOCK, stored: BLOCK, compressed: BLOCK, uncompressed: BLOCK, codec: 0, encrypted: false, at: k * BLOCK, skip: 0, take: BLOCK });
+    }
+    const plan: BlockPlan = { files: [src], codecs: ['None'], size: n * BLOCK, blocks };
+    expect(plan.size).toBeGreaterThan(2 * WRITE_PIECE_BYTES);
+    const reader = new ReadOnlyFiles();
+    const scratch = new Scratch();
+    const kib = new Int32Array(new SharedArrayBuffer(8));
+    const flags = new Int32Array(new SharedArrayBuffer(8));
+    const target = join(dir, 'big.bin');
+    expect(writePlannedFile(plan, { temp: `${target}.t`, target, checkTarget: false }, reader, scratch, () => false, flags, 1, kib)).toBe('written');
+    expect(same(new Uint8Array(await readFile(target)), data)).toBe(true);
+    expect(kib[1]).toBe(n * 1024);
+    // The scratch output never held more than a piece.
+    expect(scratch.output(0).buffer.byteLength).toBeLessThanOrEqual(WRITE_PIECE_BYTES + 1);
+    // Stopped after the first piece (4 blocks): the file is removed, and the count had moved.
+    let asked = 0;
+    const stopAfterPiece = (): boolean => ++asked > 1; // asked once per piece: the second says stop
+    const cut = join(dir, 'cut.bin');
+    kib[1] = 0;
+    expect(writePlannedFile(plan, { temp: `${cut}.t`, target: cut, checkTarget: false }, reader, scratch, stopAfterPiece, flags, 1, kib)).toBe('cancelled');
+    expect(existsSync(cut) || existsSync(`${cut}.t`)).toBe(false);
+    expect(kib[1]).toBe(4 * 1024);
+    // Block 9 (in the third piece) reaches past the end of the source: the error names block 9, and nothing is left.
+    const broken = { ...plan, blocks: blocks.slice() };
+    broken.blocks[9 * 12 + 1] = n * BLOCK - 100;
+    const bad = join(dir, 'bad.bin');
+    let error: unknown;
+    try {
+      writePlannedFile(broken, { temp: `${bad}.t`, target: bad, checkTarget: false }, reader, scratch, () => false);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FormatError);
+    expect(jobIndexOf(error)).toBe(9);
+    expect(existsSync(bad)).toBe(false);
     reader.closeAll();
   });
 });

@@ -4,12 +4,12 @@
  * moment, and a summary at the end that lists what failed or was skipped without having stopped
  * the rest. Names are checked by safe-path.ts first; a refused name is a failure of that file only.
  *
- * To a folder through a worker pool, files of up to one piece are read, decoded and written by
- * workers in batches of neighbours, whatever archives they come from (DiskSink.reserve for each,
- * then each archive plans its files into one write job, which every worker shares, writeBatches):
- * their bytes never come to this thread, which spends a few messages per batch, not per
- * file, and the next batch is ready when the workers finish one. Bigger files, zips and JSON
- * models are streamed here piece by piece.
+ * To a folder through a worker pool, files are read, decoded and written by workers (a big one
+ * in pieces, workers/file-write.ts) in batches of neighbours, whatever archives they come from
+ * (DiskSink.reserve for each, then each archive plans its files into one write job, which every
+ * worker shares, writeBatches): their bytes never come to this thread, which spends a few
+ * messages per batch, not per file, and the next batch is ready when the workers finish one.
+ * Zips, JSON models and archives without workers are streamed here piece by piece.
  *
  *   const pool = createWorkerPool();
  *   const install = await openInstall([paks], { keys, decoder: pool });
@@ -21,12 +21,12 @@ import type { Archive } from '../archive.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { PakArchive } from '../pak/pak-archive.js';
 import type { WriteResult, WriteTarget } from '../workers/file-write.js';
-import { writeBatches, type PlannedBatch } from '../workers/block-plan.js';
+import { writeBatches, type PlannedBatch, type WriteWatch } from '../workers/block-plan.js';
 import { WriteJobBuilder } from '../workers/packed-writes.js';
 import { FileFlag } from '../workers/wire.js';
 import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
-import { filePieces, WHOLE_FILE_BYTES } from './file-pieces.js';
+import { filePieces } from './file-pieces.js';
 import { PackageJsonConverter } from './package-json.js';
 import { ProgressMeter, type LiveCount } from './progress.js';
 import { PathChecker, printable, UnsafePathError } from './safe-path.js';
@@ -162,16 +162,18 @@ export async function extractFiles(install: Install, selection: ExportSelection 
           bytes += items[next++]!.size;
           batch.push(items[next - 1]!);
         }
-        await window.enter(bytes);
+        // Workers stream a big file in pieces: its batch holds little here, whatever its size.
+        const weight = Math.min(bytes, BATCH_BYTES);
+        await window.enter(weight);
         if (signal.aborted) {
-          window.leave(bytes);
+          window.leave(weight);
           break;
         }
         const p = job.runInWorkers(batch).then((outcomes) => { outcomes.forEach((o, i) => settle(batch[i]!, o)); });
         direct.add(p);
         void p.finally(() => {
           direct.delete(p);
-          window.leave(bytes);
+          window.leave(weight);
         });
         continue;
       }
@@ -212,9 +214,9 @@ class ExportJob {
     private readonly converter: PackageJsonConverter | undefined,
   ) {}
 
-  /** The item goes to a folder in one piece and its archive can have a worker write it. */
+  /** The item goes to a folder as stored and its archive can have a worker write it (a big file in pieces). */
   writesInWorker(item: ExportItem): boolean {
-    if (!(this.sink instanceof DiskSink) || item.size > WHOLE_FILE_BYTES || this.convertsToJson(item)) return false;
+    if (!(this.sink instanceof DiskSink) || this.convertsToJson(item)) return false;
     const a = item.archive;
     return (a instanceof IoStoreContainer || a instanceof PakArchive) && a.writesInWorkers;
   }
@@ -270,9 +272,10 @@ class ExportJob {
       const job = new WriteJobBuilder();
       const batches: PlannedBatch[] = [];
       for (const [archive, f] of groups) batches.push(await planWrites(archive, f.refs, f.to, job));
-      const flags = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.files)));
-      unwatch = this.meter.watch(liveCount(flags, slotSizes(job.files, groups.map(([, f]) => f.at), batches, items)));
-      results = await writeBatches(job, batches, this.signal, flags);
+      const slots = Math.max(1, job.files);
+      const watch = { flags: new Int32Array(new SharedArrayBuffer(4 * slots)), kib: new Int32Array(new SharedArrayBuffer(4 * slots)) };
+      unwatch = this.meter.watch(liveCount(watch, slotSizes(job.files, groups.map(([, f]) => f.at), batches, items)));
+      results = await writeBatches(job, batches, this.signal, watch);
     } catch (error) {
       results = groups.map(([, f]) => f.refs.map(() => asError(error)));
     }
@@ -377,8 +380,8 @@ function slotSizes(slots: number, at: readonly number[][], batches: readonly Pla
   return sizes;
 }
 
-/** The files of a write job finished so far and their bytes, from its flags. */
-function liveCount(flags: Int32Array, sizes: Float64Array): LiveCount {
+/** The files of a write job finished so far, and their bytes with those written of big files in progress. */
+function liveCount({ flags, kib }: WriteWatch, sizes: Float64Array): LiveCount {
   return () => {
     let files = 0;
     let bytes = 0;
@@ -387,6 +390,8 @@ function liveCount(flags: Int32Array, sizes: Float64Array): LiveCount {
       if (f === FileFlag.Written || f === FileFlag.Exists) {
         files++;
         bytes += sizes[i]!;
+      } else {
+        bytes += Math.min(sizes[i]!, 1024 * kib[i]!);
       }
     }
     return { files, bytes };

@@ -9,8 +9,6 @@ import { PakArchive } from '../pak/pak-archive.js';
 
 /** Piece size for archives without a block size of their own. */
 const PIECE_BYTES = 4 * 1024 * 1024;
-/** Files up to this size are read whole (one piece) whatever the archive; bigger ones may stream. */
-export const WHOLE_FILE_BYTES = PIECE_BYTES;
 /** Blocks per IoStore piece: the container decodes 64 blocks per batch. */
 const BLOCKS_PER_PIECE = 64;
 

@@ -326,12 +326,21 @@ function grown(old: Uint8Array, size: number): Uint8Array {
  * the block's error tagged with its index in the plan, jobIndexOf; an aborted read rejects with
  * the signal's reason at once). `writePacked` has a write job's files written (file-write.ts) and resolves with
  * one result per file, never rejecting: an aborted write is 'cancelled' once the worker stopped.
- * Its `flags`, when given (one FileFlag per file on a SharedArrayBuffer, all Pending), are the
- * job's own: the caller can watch files finish (Written, Exists) while the job runs.
+ * With `watch`, the caller can see files finish while the job runs (see WriteWatch).
  */
 export interface PlanRunner {
   readPlan(plan: BlockPlan, signal?: AbortSignal): Promise<Uint8Array>;
-  writePacked(job: PackedWrites, signal?: AbortSignal, flags?: Int32Array): Promise<WriteResult[]>;
+  writePacked(job: PackedWrites, signal?: AbortSignal, watch?: WriteWatch): Promise<WriteResult[]>;
+}
+
+/**
+ * A write job's shared arrays the caller made (one Int32 per file, on SharedArrayBuffers, all 0),
+ * to watch the job while it runs: `flags`, each file's FileFlag (Written, Exists once done); `kib`,
+ * the KiB of each file written so far, for a file written in pieces.
+ */
+export interface WriteWatch {
+  flags: Int32Array;
+  kib: Int32Array;
 }
 
 /**
@@ -349,14 +358,14 @@ export interface PlannedBatch {
 
 /**
  * Runs the job the batches planned into (they share one runner); per batch, one result per file
- * asked for. `flags`: see PlanRunner.writePacked (a file's flag is at its slot).
+ * asked for. `watch`: see PlanRunner.writePacked (a file's numbers are at its slot).
  */
 export async function writeBatches(job: WriteJobBuilder, batches: readonly PlannedBatch[], signal?: AbortSignal,
-  flags?: Int32Array): Promise<WriteResult[][]> {
+  watch?: WriteWatch): Promise<WriteResult[][]> {
   const runner = batches[0]?.runner;
   if (!runner) return [];
   if (batches.some((b) => b.runner !== runner)) throw new Error('write batches of different worker pools cannot go in one job');
-  const written = job.files > 0 ? await runner.writePacked(job.build(), signal, flags) : [];
+  const written = job.files > 0 ? await runner.writePacked(job.build(), signal, watch) : [];
   return Promise.all(batches.map((b) => {
     const results = b.slots.map((slot, i) => (typeof slot === 'number' ? b.settle(i, written[slot]!, signal) : slot));
     // Most settle at once: no promise per file then.

@@ -7,11 +7,12 @@
  *   create and no rename;
  * - when something is at that name already, to the temporary name (created the same way), then
  *   renamed over it, or left there for the main thread to settle under the conflict policy.
- * A failure or a cancel removes what this wrote, so nothing half-written stays behind.
+ * A failure or a cancel removes what this wrote, so nothing half-written stays behind. A big file
+ * is decoded and written WRITE_PIECE_BYTES at a time, so a thread never holds more of it.
  */
 import { closeSync, constants, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { PLAN_STRIDE, PlanField, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from './block-plan.js';
-import { jobIndexOf } from './block-job.js';
+import { PLAN_STRIDE, PlanField, runBlockPlan, splitPlan, type BlockPlan, type RangeReader, type Scratch } from './block-plan.js';
+import { jobIndexOf, tagJobIndex } from './block-job.js';
 import { FileFlag } from './wire.js';
 
 /** O_NOFOLLOW does not exist on Windows (0 there): the temporary name is fresh anyway. */
@@ -82,14 +83,14 @@ export interface Claim {
  * rest of this thread's are 'cancelled'.
  */
 export function writePlannedFiles(count: number, file: (i: number) => PlannedWrite, flags: Int32Array, reader: RangeReader,
-  scratch: Scratch, stop: () => boolean, claim?: Claim): (FileWriteResult | null)[] {
+  scratch: Scratch, stop: () => boolean, claim?: Claim, kib?: Int32Array): (FileWriteResult | null)[] {
   const results = new Array<FileWriteResult | null>(count).fill(null);
   /** Files [from, to), those whose stored bytes follow one another read in one go. */
   const writeRun = (from: number, to: number): void => {
     for (let i = from; i < to;) {
       const group = neighbours(file, i, to, reader);
       for (const f of group) {
-        results[i] = writeOne(f, i, flags, reader, scratch, stop);
+        results[i] = writeOne(f, i, flags, reader, scratch, stop, kib);
         i++;
       }
     }
@@ -165,7 +166,7 @@ function takeRun(claim: Claim, count: number): [number, number] | null {
 }
 
 function writeOne({ plan, to }: PlannedWrite, i: number, flags: Int32Array, reader: RangeReader, scratch: Scratch,
-  stop: () => boolean): FileWriteResult {
+  stop: () => boolean, kib?: Int32Array): FileWriteResult {
   const flag = Atomics.load(flags, i);
   if (flag === FileFlag.Written) return 'written';
   if (flag === FileFlag.Exists) return 'exists';
@@ -173,7 +174,7 @@ function writeOne({ plan, to }: PlannedWrite, i: number, flags: Int32Array, read
   if (flag === FileFlag.AtTarget) removeQuietly(to.target);
   if (flag === FileFlag.AtTemp) removeQuietly(to.temp);
   try {
-    const outcome = writePlannedFile(plan, to, reader, scratch, stop, flags, i);
+    const outcome = writePlannedFile(plan, to, reader, scratch, stop, flags, i, kib);
     if (outcome !== 'cancelled') Atomics.store(flags, i, outcome === 'written' ? FileFlag.Written : FileFlag.Exists);
     return outcome;
   } catch (error) {
@@ -181,19 +182,33 @@ function writeOne({ plan, to }: PlannedWrite, i: number, flags: Int32Array, read
   }
 }
 
+/** A file bigger than this is decoded and written this much at a time (whole blocks). */
+export const WRITE_PIECE_BYTES = 4 * 1024 * 1024;
+
 /**
  * Writes one file; its flag (`flags[i]`) is set once this made a file at the final name
  * (AtTarget) or at the temporary one (AtTemp), so whoever retries after this thread died knows
- * what to remove.
+ * what to remove. A file written in pieces counts its KiB written so far in `kib[i]` (progress).
  */
 export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: RangeReader, scratch: Scratch, stop: () => boolean,
-  flags?: Int32Array, i = 0): WriteOutcome {
-  // The bytes are written out before the next run: the thread's scratch output holds them.
-  const data = runBlockPlan(plan, reader, scratch, stop, true);
-  if (data === null) return 'cancelled';
-  if (writeNew(to.target, data, stop, flags, i, FileFlag.AtTarget)) return stop() ? 'cancelled' : 'written';
+  flags?: Int32Array, i = 0, kib?: Int32Array): WriteOutcome {
+  let write: (fd: number) => boolean;
+  if (plan.size <= WRITE_PIECE_BYTES) {
+    // Decoded before any file is made: a block that fails leaves nothing to remove. The bytes are
+    // written out before the next run: the thread's scratch output holds them.
+    const data = runBlockPlan(plan, reader, scratch, stop, true);
+    if (data === null) return 'cancelled';
+    write = (fd) => {
+      writeAll(fd, data);
+      return true;
+    };
+  } else {
+    const { parts } = splitPlan(plan, WRITE_PIECE_BYTES);
+    write = (fd) => writePieces(fd, parts, reader, scratch, stop, kib, i);
+  }
+  if (writeNew(to.target, write, stop, flags, i, FileFlag.AtTarget)) return stop() ? 'cancelled' : 'written';
   // The temporary name is fresh: something there is an error (EEXIST), not a conflict.
-  writeNew(to.temp, data, stop, flags, i, FileFlag.AtTemp, false);
+  writeNew(to.temp, write, stop, flags, i, FileFlag.AtTemp, false);
   try {
     if (stop()) {
       removeQuietly(to.temp);
@@ -209,11 +224,40 @@ export function writePlannedFile(plan: BlockPlan, to: WriteTarget, reader: Range
 }
 
 /**
- * Writes `data` to a new file at `path`: false when something is there already (and `mayExist`;
- * else that is thrown as EEXIST). A write that
- * fails, or is stopped, removes the file again (it is this call's own: O_EXCL made it).
+ * A big file's parts (splitPlan), each decoded and written in turn; false once `stop` says so. A
+ * failing block is tagged with its index in the whole plan.
  */
-function writeNew(path: string, data: Uint8Array, stop: () => boolean, flags: Int32Array | undefined, i: number,
+function writePieces(fd: number, parts: readonly BlockPlan[], reader: RangeReader, scratch: Scratch, stop: () => boolean,
+  kib: Int32Array | undefined, i: number): boolean {
+  let firstBlock = 0;
+  let written = 0;
+  if (kib) Atomics.store(kib, i, 0);
+  for (const part of parts) {
+    let data: Uint8Array | null;
+    try {
+      data = runBlockPlan(part, reader, scratch, stop, true);
+    } catch (e) {
+      throw tagJobIndex(e, firstBlock + (jobIndexOf(e) ?? 0));
+    }
+    if (data === null) return false;
+    writeAll(fd, data);
+    written += data.length;
+    if (kib) Atomics.store(kib, i, Math.floor(written / 1024));
+    firstBlock += part.blocks.length / PLAN_STRIDE;
+  }
+  return true;
+}
+
+function writeAll(fd: number, data: Uint8Array): void {
+  for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
+}
+
+/**
+ * Makes a new file at `path` and has `write` fill it: false when something is there already (and
+ * `mayExist`; else that is thrown as EEXIST). A write that fails, or is stopped (`write` says
+ * false, or `stop` true after it), removes the file again (it is this call's own: O_EXCL made it).
+ */
+function writeNew(path: string, write: (fd: number) => boolean, stop: () => boolean, flags: Int32Array | undefined, i: number,
   at: typeof FileFlag.AtTarget | typeof FileFlag.AtTemp, mayExist = true): boolean {
   let fd: number;
   try {
@@ -223,9 +267,10 @@ function writeNew(path: string, data: Uint8Array, stop: () => boolean, flags: In
     throw e;
   }
   if (flags) Atomics.store(flags, i, at);
+  let complete: boolean;
   try {
     try {
-      for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
+      complete = write(fd);
     } finally {
       closeSync(fd);
     }
@@ -233,7 +278,7 @@ function writeNew(path: string, data: Uint8Array, stop: () => boolean, flags: In
     removeQuietly(path);
     throw e;
   }
-  if (stop()) removeQuietly(path);
+  if (!complete || stop()) removeQuietly(path);
   return true;
 }
 function exists(path: string): boolean {

@@ -110,13 +110,13 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
    * became of each file is in `flags`; only failures come back in the replies. Only the packed
    * job is kept while it runs (a retry takes its files from it).
    */
-  async function runPacked(packed: PackedWrites, flags: Int32Array, signal?: AbortSignal): Promise<WriteResult[]> {
+  async function runPacked(packed: PackedWrites, flags: Int32Array, signal?: AbortSignal, kib?: Int32Array): Promise<WriteResult[]> {
     const count = packed.count;
     if (count === 0) return [];
     const bytes = packedBytes(packed) + count * WRITE_COST_BYTES;
     const sharers = count >= SHARE_FILES ? threads : 1;
     const job: TaskJob = {
-      kind: 'write', files: packed, fileFlags: flags,
+      kind: 'write', files: packed, fileFlags: flags, ...(kib ? { fileKiB: kib } : {}),
       ...(sharers > 1 ? { claim: { next: new Int32Array(new SharedArrayBuffer(4)), sharers } } : {}),
     };
     const settled = await Promise.allSettled(Array.from({ length: sharers }, () =>
@@ -198,9 +198,11 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       return plan.size <= SPLIT_BYTES ? readPart(plan, signal) : readSplit(plan, signal);
     },
 
-    writePacked(job, signal, flags) {
-      if (flags && flags.length < job.count) throw new RangeError(`a write job of ${job.count} files needs as many flags, not ${flags.length}`);
-      return runPacked(job, flags ?? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.count))), signal);
+    writePacked(job, signal, watch) {
+      if (watch && (watch.flags.length < job.count || watch.kib.length < job.count)) {
+        throw new RangeError(`a write job of ${job.count} files needs as many flags and counters`);
+      }
+      return runPacked(job, watch?.flags ?? new Int32Array(new SharedArrayBuffer(4 * Math.max(1, job.count))), signal, watch?.kib);
     },
 
     async hash(data, stored) {

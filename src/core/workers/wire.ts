@@ -28,9 +28,10 @@ export type TaskJob =
    * Files, each read from its blocks and written by the worker, in order. `fileFlags` (one
    * FileFlag per file, shared) say how far each got, so a retry after the worker died neither
    * writes a file twice nor trips over what the dead one left. With `claim`, the same job goes
-   * to several threads at once, and each writes the files it claims (file-write.ts).
+   * to several threads at once, and each writes the files it claims (file-write.ts). `fileKiB`
+   * (shared): the KiB of each file written so far, for files written in pieces (progress).
    */
-  | { kind: 'write'; files: PackedWrites; fileFlags: Int32Array; claim?: Claim };
+  | { kind: 'write'; files: PackedWrites; fileFlags: Int32Array; fileKiB?: Int32Array; claim?: Claim };
 
 export interface PoolTask {
   /** The decode jobs' stored bytes, packed. */

@@ -78,7 +78,7 @@ function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {
     case 'write': {
       // The outcomes are in the job's file flags; only failures come back.
       const failed: WireWriteFailure[] = [];
-      writePlannedFiles(job.files.count, (i) => unpackWrite(job.files, i), job.fileFlags, files, scratch, stop, job.claim).forEach((r, file) => {
+      writePlannedFiles(job.files.count, (i) => unpackWrite(job.files, i), job.fileFlags, files, scratch, stop, job.claim, job.fileKiB).forEach((r, file) => {
         if (r !== null && typeof r !== 'string') failed.push({ file, error: toWireError(r.error), index: r.index });
       });
       return failed;
