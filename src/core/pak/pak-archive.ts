@@ -226,7 +226,8 @@ export class PakArchive implements Archive {
       try {
         const e = this.entry(ref);
         const path = this.pathOf(ref);
-        const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize);
+        // Written by a worker in pieces (file-write.ts): no single read of it, so no size limit.
+        const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize, false);
         const key = isEncrypted(e) ? this.entryKeys()[0]! : null;
         job.addPlan(this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to[i]!);
         slots.push(job.files - 1);
@@ -259,10 +260,13 @@ export class PakArchive implements Archive {
     return r;
   }
 
-  /** The pieces covering [from, to) of an entry, once everything needed to read them is known to be there. */
-  private checkedPieces(e: PakEntry, path: string, from: number, to: number): ReadPiece[] {
+  /**
+   * The pieces covering [from, to) of an entry, once everything needed to read them is known to be
+   * there; `oneRead`: they are read into one buffer, which holds MAX_READ_BYTES at most.
+   */
+  private checkedPieces(e: PakEntry, path: string, from: number, to: number, oneRead = true): ReadPiece[] {
     const pieces = planEntryRead(e, this.path, this.src.size, path, from, to);
-    if (to - from > MAX_READ_BYTES) {
+    if (oneRead && to - from > MAX_READ_BYTES) {
       throw new RangeError(`${this.name}: "${path}" is ${e.uncompressedSize} bytes, more than one read can return (${MAX_READ_BYTES}); read it in ranges`);
     }
     const encrypted = isEncrypted(e);
