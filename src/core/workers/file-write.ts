@@ -1,7 +1,7 @@
 /**
  * A worker writes an exported file itself, so its bytes never go back to the main thread. The
  * main thread has checked the name and chosen the folder, the final name and a temporary name
- * beside it (export/disk-sink.ts); here the file is decoded whole and written:
+ * beside it (export/disk-sink.ts); here the file is decoded (a big one piece by piece) and written:
  * - first straight to its final name, created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: never
  *   through a symlink, never over a file): in a fresh folder, as most exports are, that is one
  *   create and no rename;
@@ -281,6 +281,7 @@ function writeNew(path: string, write: (fd: number) => boolean, stop: () => bool
   if (!complete || stop()) removeQuietly(path);
   return true;
 }
+
 function exists(path: string): boolean {
   try {
     lstatSync(path);
