@@ -34,7 +34,7 @@ const wants = (group: string): boolean => !only || only.has(group);
 /** How much each measurement does, per mode. */
 const PLAN = quick
   ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3 }
-  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 11, scrollSeconds: 5 };
+  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 21, scrollSeconds: 5 };
 /** The worker pool's default size on this machine (createWorkerPool: availableParallelism, at most 4). */
 const POOL_THREADS = Math.min(4, availableParallelism());
 const SEED = 7;
