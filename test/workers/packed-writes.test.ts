@@ -88,6 +88,8 @@ describe('packed write jobs', () => {
     }
     const packed = job.build();
     expect(packed.count).toBe(100);
+    expect(job.sizes().length).toBe(100);
+    expect(job.sizes()[57]).toBe(57);
     expect(unpackWrite(packed, 99).to.target).toBe(`/o/${long}99`);
     expect(unpackWrite(packed, 57).plan.blocks[1]).toBe(57000);
     expect(unpackWrite(packed, 57).plan.blocks.length).toBe(36);

@@ -274,7 +274,7 @@ class ExportJob {
       for (const [archive, f] of groups) batches.push(await planWrites(archive, f.refs, f.to, job));
       const slots = Math.max(1, job.files);
       const watch = { flags: new Int32Array(new SharedArrayBuffer(4 * slots)), kib: new Int32Array(new SharedArrayBuffer(4 * slots)) };
-      unwatch = this.meter.watch(liveCount(watch, slotSizes(job.files, groups.map(([, f]) => f.at), batches, items)));
+      unwatch = this.meter.watch(liveCount(watch, job.sizes()));
       results = await writeBatches(job, batches, this.signal, watch);
     } catch (error) {
       results = groups.map(([, f]) => f.refs.map(() => asError(error)));
@@ -369,15 +369,6 @@ class ExportJob {
       this.meter.fileDone(item.size - counted);
     }
   }
-}
-
-/** The size of the item at each slot of a write job (`at[g][k]`: the item of batch g's file k). */
-function slotSizes(slots: number, at: readonly number[][], batches: readonly PlannedBatch[], items: readonly ExportItem[]): Float64Array {
-  const sizes = new Float64Array(slots);
-  batches.forEach((b, g) => b.slots.forEach((slot, k) => {
-    if (typeof slot === 'number') sizes[slot] = items[at[g]![k]!]!.size;
-  }));
-  return sizes;
 }
 
 /** The files of a write job finished so far, and their bytes with those written of big files in progress. */

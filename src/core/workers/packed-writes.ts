@@ -175,6 +175,13 @@ export class WriteJobBuilder {
     this.heads[h + Head.ivLength] = this.ivAt - this.heads[h + Head.ivStart]!;
   }
 
+  /** Each file's size (its output bytes), by its index in the job. */
+  sizes(): Float64Array {
+    const sizes = new Float64Array(this.count);
+    for (let i = 0; i < this.count; i++) sizes[i] = this.heads[i * HEAD_STRIDE + Head.size]!;
+    return sizes;
+  }
+
   /** Takes back the file started last (planning it failed part-way). */
   dropFile(): void {
     const h = (this.count - 1) * HEAD_STRIDE;
