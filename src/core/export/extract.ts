@@ -51,8 +51,11 @@ const FIRST_BATCH_BYTES = 1024 * 1024;
 const BATCH_GROWTH = 4;
 const BATCH_FILES = 4096;
 const BATCH_BYTES = 32 * 1024 * 1024;
-/** Worker batches in flight at once, by bytes and by count: one being written, the next waiting, one more being made. */
-const DIRECT_WINDOW_BYTES = 3 * BATCH_BYTES;
+/**
+ * Worker batches in flight at once: one being written, the next waiting, one more being made.
+ * Counted, not weighed: workers stream a big file in pieces, so a batch holds little here
+ * whatever its size.
+ */
 const DIRECT_WINDOW_BATCHES = 3;
 const DEFAULT_ZIP_LEVEL = 6;
 /** System errors after which every other file would fail the same way: the export stops. */
@@ -128,7 +131,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   const converter = s.format === 'json' ? new PackageJsonConverter(install) : undefined;
   const job = new ExportJob(sink, meter, signal, converter);
   let next = 0;
-  const window = new Window(DIRECT_WINDOW_BYTES, DIRECT_WINDOW_BATCHES);
+  const window = new Window(DIRECT_WINDOW_BATCHES);
   const direct = new Set<Promise<void>>();
 
   /** False once the export must stop. */
@@ -162,18 +165,16 @@ export async function extractFiles(install: Install, selection: ExportSelection 
           bytes += items[next++]!.size;
           batch.push(items[next - 1]!);
         }
-        // Workers stream a big file in pieces: its batch holds little here, whatever its size.
-        const weight = Math.min(bytes, BATCH_BYTES);
-        await window.enter(weight);
+        await window.enter();
         if (signal.aborted) {
-          window.leave(weight);
+          window.leave();
           break;
         }
         const p = job.runInWorkers(batch).then((outcomes) => { outcomes.forEach((o, i) => settle(batch[i]!, o)); });
         direct.add(p);
         void p.finally(() => {
           direct.delete(p);
-          window.leave(weight);
+          window.leave();
         });
         continue;
       }
@@ -396,26 +397,21 @@ function planWrites(archive: Archive, refs: readonly number[], to: readonly Writ
   throw new Error(`${archive.name}: its files cannot be written by workers`);
 }
 
-/** Bytes and files in flight, each bounded; a file bigger than the whole window still goes, alone. */
+/** Batches in flight, at most `max` at once. */
 class Window {
-  private bytes = 0;
   private batches = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly maxBytes: number, private readonly maxBatches: number) {}
+  constructor(private readonly max: number) {}
 
-  async enter(size: number): Promise<void> {
-    while (this.batches > 0 && (this.bytes + size > this.maxBytes || this.batches >= this.maxBatches)) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.bytes += size;
+  async enter(): Promise<void> {
+    while (this.batches >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.batches++;
   }
 
-  leave(size: number): void {
-    this.bytes -= size;
+  leave(): void {
     this.batches--;
-    for (const wake of this.waiting.splice(0)) wake();
+    this.waiting.shift()?.();
   }
 }
 

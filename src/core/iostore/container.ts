@@ -526,10 +526,11 @@ export class IoStoreContainer implements Archive {
       if (one < 0) one = p;
       else if (p !== one && !list?.includes(p)) (list ??= [one]).push(p);
     }
-    const partitions = list ?? one;
-    const closed = (list ?? [one]).filter((p) => !this.opened[p]);
-    if (closed.length > 0) return Promise.all(closed.map((p) => this.source(p))).then(() => partitions);
-    return partitions;
+    // Asked per planned file: the one-partition case makes no array.
+    if (list === undefined) return this.opened[one] ? one : this.source(one).then(() => one);
+    const closed = list.filter((p) => !this.opened[p]);
+    if (closed.length > 0) return Promise.all(closed.map((p) => this.source(p))).then(() => list);
+    return list;
   }
 
   /** The file list of plans over `partitions` (openPartitions); one partition's is shared by its plans, and found by identity when packed. */
