@@ -19,8 +19,10 @@ export const extractCommand: Command = {
   description: [
     'Writes the files of the given containers and folders below DIR, each at its path as ls prints',
     'it (DIR is created if missing). --filter selects files as the tree filter does: a glob when',
-    'it has * ? or [ (** crosses folders), else a substring of the path, case-insensitive;',
-    'repeated, a file matching any filter is extracted. Without --filter every file is.',
+    'it has * ? or [ (** crosses folders), else a substring of the path, case-insensitive. A glob',
+    'matches the whole path or any part of it starting at a folder ("*.uasset" anywhere,',
+    '"Content/**/T_*" below any Content folder); a leading / anchors it at the root. Repeated, a',
+    'file matching any filter is extracted. Without --filter every file is.',
     '',
     '--format raw (the default) writes the bytes as the game stores them, decrypted and',
     'decompressed. A package brings what it needs beside it: its .uexp, and its bulk data as',
@@ -42,6 +44,7 @@ export const extractCommand: Command = {
     'pakscope extract Game/Content/Paks --out Export --filter "*/Maps/**"',
     'pakscope extract pakchunk0-Windows.utoc --out Export --format json --filter .umap',
     'pakscope extract Paks --zip textures.zip --filter "**/Textures/**" --json',
+    'pakscope extract Paks --out Export --filter "*.umap" --filter "Content/**/T_*"',
   ],
   options: {
     out: { type: 'string', usage: '--out DIR', help: 'Folder to write the files below (created if missing).' },

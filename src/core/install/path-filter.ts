@@ -1,6 +1,9 @@
 /**
  * The tree's filter box and `--filter`-style arguments: a glob when the text has * ? or [,
- * otherwise a substring. Both match the full path, case-insensitively.
+ * otherwise a substring of the path. Both are case-insensitive.
+ * A glob matches the whole path or any part of it that starts at a folder boundary, as a
+ * user expects of "*.uasset" (every .uasset) and "Content/**\/T_*" (below any Content folder);
+ * a leading "/" anchors it at the root ("/Game/**" only below a top folder named Game).
  *   *    any characters within one folder name
  *   **   any characters across folders ("**\/" also matches no folder at all)
  *   ?    one character other than "/"
@@ -21,7 +24,13 @@ export function compilePathFilter(filter: string): LowerPathMatcher {
   return (p) => re.test(p);
 }
 
+/** The glob as a regular expression over a whole path (see the rules above). */
 export function globToRegExp(glob: string): RegExp {
+  // "/x" anchors at the root; "x" may begin the path or follow any "/".
+  return glob.startsWith('/') ? new RegExp(`^${globBody(glob.slice(1))}$`) : new RegExp(`(?:^|/)${globBody(glob)}$`);
+}
+
+function globBody(glob: string): string {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -55,5 +64,5 @@ export function globToRegExp(glob: string): RegExp {
       out += c.replace(/[.+^${}()|\\/\]]/g, '\\$&');
     }
   }
-  return new RegExp(`^${out}$`);
+  return out;
 }
