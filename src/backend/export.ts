@@ -17,7 +17,7 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { extractFiles } from '../core/export/extract.js';
 import { exportFileList } from '../core/export/file-list.js';
-import { checkName, isInside, numberedName } from '../core/export/safe-path.js';
+import { Destination, isInside, numberedName, UnsafePathError } from '../core/export/safe-path.js';
 import { exportItems, selectFiles } from '../core/export/selection.js';
 import type { ExportSelection, ExportSummary } from '../core/export/types.js';
 import type { Install } from '../core/install/install.js';
@@ -161,14 +161,24 @@ function selectionOf(req: ExportSelectionRequest): ExportSelection {
   return sel;
 }
 
-/** The .zip to write in `dir`: the name checked, and under keep-both the first free "name (n).zip". */
+/**
+ * The .zip to write in `dir`: one file name (no separator, no "..", nothing checkName refuses),
+ * and under keep-both the first free "name (n).zip"; every candidate passes Destination's check.
+ */
 async function zipTarget(dir: string, name: string, conflict: ExportRequest['conflict']): Promise<string> {
-  const file = name.trim().toLowerCase().endsWith('.zip') ? name.trim() : `${name.trim()}.zip`;
-  const reason = checkName(file);
-  if (reason) throw new DestinationError(`the zip name "${file}" cannot be used: ${reason}`);
-  if (conflict !== 'keep-both') return join(dir, file);
+  const given = name.trim();
+  const file = given.toLowerCase().endsWith('.zip') ? given : `${given}.zip`;
+  const dest = new Destination(dir);
+  try {
+    // The name as given too: ".." would pass as "...zip".
+    for (const n of new Set([given, file])) dest.check(dir, n, file);
+  } catch (e) {
+    if (e instanceof UnsafePathError) throw new DestinationError(`the zip name "${file}" cannot be used: ${e.reason}`);
+    throw e;
+  }
+  if (conflict !== 'keep-both') return dest.file(dir, file);
   for (let n = 1; n < 10_000; n++) {
-    const candidate = join(dir, n === 1 ? file : numberedName(file, n));
+    const candidate = dest.file(dir, n === 1 ? file : numberedName(file, n));
     if (!(await stat(candidate).then(() => true, () => false))) return candidate;
   }
   throw new DestinationError(`${join(dir, file)}: too many numbered copies exist`);
@@ -181,6 +191,7 @@ async function zipTarget(dir: string, name: string, conflict: ExportRequest['con
  */
 async function writeNew(dir: string, name: string, text: string, conflict: FileListRequest['conflict']): Promise<string | null> {
   await mkdir(dir, { recursive: true });
+  const dest = new Destination(dir);
   const write = async (path: string, flags: string): Promise<boolean> => {
     try {
       const h = await open(path, flags, 0o644);
@@ -195,9 +206,9 @@ async function writeNew(dir: string, name: string, text: string, conflict: FileL
       throw e;
     }
   };
-  const wanted = join(dir, name);
+  const wanted = dest.file(dir, name);
   if (conflict === 'overwrite') {
-    const tmp = join(dir, `.${basename(name)}.${randomUUID()}.partial`);
+    const tmp = dest.file(dir, `.${basename(name)}.${randomUUID()}.partial`);
     await write(tmp, 'wx');
     try {
       await rename(tmp, wanted);
@@ -210,7 +221,7 @@ async function writeNew(dir: string, name: string, text: string, conflict: FileL
   if (await write(wanted, 'wx')) return wanted;
   if (conflict === 'skip') return null;
   for (let n = 2; n < 10_000; n++) {
-    const candidate = join(dir, numberedName(name, n));
+    const candidate = dest.file(dir, numberedName(name, n));
     if (await write(candidate, 'wx')) return candidate;
   }
   throw new Error(`${wanted}: too many numbered copies exist`);

@@ -168,6 +168,20 @@ describe('export from the cue58 uncompressed IoStore install', () => {
     await expect(backend.startExport({ ...req, destination: file })).rejects.toThrow(`${file} is a file, not a folder`);
     await expect(backend.startExport({ ...req, destination: await makeTempDir(), output: 'zip', zipName: 'CON' })).rejects.toThrow(/reserved Windows device name/);
   });
+
+  // Issue 25, finding 1: a zip name is one file name in the destination, never a path out of it.
+  it('refuses zip names that leave the destination, and writes nothing outside it', async () => {
+    const parent = await makeTempDir();
+    const dest = join(parent, 'a', 'b');
+    await mkdir(dest, { recursive: true });
+    const req = { ...base(dest), output: 'zip' as const };
+    for (const zipName of ['../../evil.zip', '../evil', `../${UNCOMPRESSED}/x.zip`, 'sub/x.zip', '..', 'a\\b.zip', '/tmp/evil.zip']) {
+      await expect(backend.startExport({ ...req, zipName }), zipName).rejects.toThrow(/the zip name .* cannot be used/);
+    }
+    expect(await readdir(parent)).toEqual(['a']);
+    expect(await readdir(join(parent, 'a'))).toEqual(['b']);
+    expect(await readdir(dest)).toEqual([]);
+  });
 });
 
 describe('export: picked folders only in Electron', () => {

@@ -1,7 +1,7 @@
 import { join, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  checkName, checkRelativePath, isInside, numberedName, resolveInside, UnsafePathError, MAX_NAME_BYTES, MAX_PATH_BYTES,
+  checkName, checkRelativePath, Destination, isInside, numberedName, resolveInside, UnsafePathError, MAX_NAME_BYTES, MAX_PATH_BYTES,
 } from '../../src/core/export/safe-path.js';
 
 /** The reason a path is refused, or 'ok'. */
@@ -92,7 +92,30 @@ describe('checkName', () => {
   it('judges one segment', () => {
     expect(checkName('ok.txt')).toBeNull();
     expect(checkName('..')).toMatch(/segment/);
-    expect(checkName('a/b')).toBeNull(); // "/" is the caller's to split on: checkRelativePath does
+    // One name, never a path: a zip name "../../x.zip" was let through (issue 25).
+    expect(checkName('a/b')).toMatch(/slash in the name/);
+    expect(checkName('../../evil.zip')).toMatch(/slash in the name/);
+  });
+});
+
+describe('Destination: the one check of a final path', () => {
+  const root = resolve('/tmp/pakscope-out');
+  const dest = new Destination(root);
+  it('answers the file in the root or a folder below it', () => {
+    expect(dest.file(root, 'x.zip')).toBe(join(root, 'x.zip'));
+    expect(dest.file(join(root, 'a', 'b'), 'c.txt')).toBe(join(root, 'a', 'b', 'c.txt'));
+  });
+  it.each([
+    [root, '../x.zip', /slash in the name/],
+    [root, '..', /segment/],
+    [root, 'a\\b', /backslash/],
+    [join(root, '..'), 'x.zip', /leaves the output folder/],
+    [join(root, 'a', '..', '..', 'b'), 'x.zip', /leaves the output folder/],
+    [`${root}-sibling`, 'x.zip', /leaves the output folder/],
+    ['/etc', 'passwd', /leaves the output folder/],
+  ])('refuses %s + %j', (folder, name, reason) => {
+    expect(() => dest.file(folder, name)).toThrow(UnsafePathError);
+    expect(() => dest.check(folder, name)).toThrow(reason);
   });
 });
 

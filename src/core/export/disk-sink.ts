@@ -17,7 +17,7 @@ import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { CREATE_NEW, numberedTemp, type SplitWriteTarget, type WriteTarget } from '../workers/file-write.js';
 import { basename, dirname, sep } from 'node:path';
 import type { EntryWriter, ExportSink } from './sink.js';
-import { isInside, numberedName, UnsafePathError } from './safe-path.js';
+import { Destination, isInside, numberedName, UnsafePathError } from './safe-path.js';
 import type { ConflictPolicy } from './types.js';
 
 /** "name (2).ext" ... "name (N).ext" are tried before keep-both gives up. */
@@ -36,6 +36,8 @@ export class DiskSink implements ExportSink {
   /** Folders this run created: nothing in them predates the run, so no name needs looking up on disk. */
   private readonly created = new Set<string>();
   private realRoot = '';
+  /** Every final and temporary path is checked by it before anything is written (safe-path.ts). */
+  private dest!: Destination;
   /** Temporary names: one random part per run, then a counter (numberedTemp). */
   private readonly tempPrefix = `.pakscope-${randomBytes(6).toString('hex')}-`;
   private tempCount = 0;
@@ -51,6 +53,7 @@ export class DiskSink implements ExportSink {
     const existed = lstatOrNullSync(root) !== null;
     mkdirSync(root, { recursive: true });
     sink.realRoot = realpathSync(root);
+    sink.dest = new Destination(sink.realRoot);
     const s = lstatSync(sink.realRoot);
     if (!s.isDirectory()) throw Object.assign(new Error(`${root} is not a folder`), { code: 'ENOTDIR' });
     if (!existed) sink.created.add(sink.realRoot);
@@ -61,8 +64,8 @@ export class DiskSink implements ExportSink {
     const dir = this.folder(path, segments, segments.length - 1);
     const chosen = this.chooseTarget(path, dir, segments[segments.length - 1]!);
     if (typeof chosen !== 'string') return chosen;
-    const target = childPath(dir, chosen);
-    const temp = childPath(dir, numberedTemp(this.tempPrefix, ++this.tempCount));
+    const target = this.dest.file(dir, chosen, path);
+    const temp = this.dest.file(dir, numberedTemp(this.tempPrefix, ++this.tempCount), path);
     const handle = await open(temp, CREATE_NEW, 0o644);
     return { writer: new DiskEntryWriter(this, handle, temp, target, path) };
   }
@@ -76,6 +79,7 @@ export class DiskSink implements ExportSink {
     const folder = this.folder(path, dir);
     const chosen = this.chooseTarget(path, folder, name);
     if (typeof chosen !== 'string') return chosen;
+    this.dest.check(folder, chosen, path);
     return new ReservedTarget(this.prefixOf(folder), chosen, this.tempPrefix, ++this.tempCount,
       !(this.conflict === 'overwrite' || this.created.has(folder)));
   }
@@ -148,7 +152,7 @@ export class DiskSink implements ExportSink {
     if (!existing) return { absolute };
     if (this.conflict === 'skip') return { skipped: 'exists in the output folder (not overwritten)' };
     const chosen = this.chooseTarget(path, dirname(absolute), basename(absolute));
-    return typeof chosen === 'string' ? { absolute: childPath(dirname(absolute), chosen) } : chosen;
+    return typeof chosen === 'string' ? { absolute: this.dest.file(dirname(absolute), chosen, path) } : chosen;
   }
 
   /** The folder for the first `count` of `segments` below the root, created level by level and checked once. */

@@ -46,6 +46,8 @@ export function checkName(name: string): string | null {
   if (control) return `control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} in the name`;
   if (/^[a-z]:/i.test(name)) return `drive letter "${name.slice(0, 2)}"`;
   if (name.includes('\\')) return 'backslash in the name (a folder separator on Windows)';
+  // A name is one segment: a "/" would make it a path (a zip name "../../x.zip").
+  if (name.includes('/')) return 'slash in the name (a folder separator)';
   const forbidden = WINDOWS_FORBIDDEN.exec(name);
   if (forbidden) return `character "${forbidden[0]}" is not allowed in Windows file names`;
   const lookalike = SEPARATOR_LOOKALIKE.exec(name);
@@ -156,6 +158,41 @@ export function resolveInside(root: string, path: string): { absolute: string; s
   const absolute = resolve(base, ...check.segments);
   if (absolute === base || !isInside(base, absolute)) throw new UnsafePathError(path, 'leaves the output folder');
   return { absolute, segments: check.segments };
+}
+
+/**
+ * The folder an export writes into, and the one check every sink makes of a final path before it
+ * writes (disk-sink.ts, zip-sink.ts, the app's zips and file lists in backend/export.ts): the name
+ * is one file name checkName accepts (no separator, no ".."), and its folder is the root or below
+ * it. Independent of how the name was chosen (an archive, a request, a numbered copy, a temporary
+ * name): a mistake there cannot write outside.
+ */
+export class Destination {
+  readonly root: string;
+  private readonly prefix: string;
+  /** The last folder found inside: files come folder by folder. */
+  private lastFolder: string | null = null;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+    this.prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
+  }
+
+  /** Throws UnsafePathError unless `folder`/`name` is a file inside the root; `path` names it in the message. */
+  check(folder: string, name: string, path: string = name): void {
+    const reason = checkName(name);
+    if (reason) throw new UnsafePathError(path, reason);
+    if (folder === this.lastFolder) return;
+    const f = resolve(folder);
+    if (f !== this.root && !f.startsWith(this.prefix)) throw new UnsafePathError(path, `leaves the output folder ${this.root}`);
+    this.lastFolder = folder;
+  }
+
+  /** The absolute path of file `name` in `folder`, after check. */
+  file(folder: string, name: string, path: string = name): string {
+    this.check(folder, name, path);
+    return folder.endsWith(sep) ? folder + name : folder + sep + name;
+  }
 }
 
 /** "name (2).ext": the n-th copy under keep-both; the first dot after the first character starts the extension. */

@@ -14,10 +14,10 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { EntryWriter, ExportSink } from './sink.js';
-import { numberedName } from './safe-path.js';
+import { Destination, numberedName } from './safe-path.js';
 import type { ConflictPolicy } from './types.js';
 
 /** Largest entry count and byte offset a zip without ZIP64 records can hold. */
@@ -61,6 +61,8 @@ export class ZipSink implements ExportSink {
     /** The zip's final path. */
     readonly target: string,
     private readonly level: number,
+    /** The zip's folder: the zip, its temporary name and spool files are checked to be files in it. */
+    readonly folder: Destination,
   ) {
     this.zip = new Zip((err, data) => {
       if (err) this.zipError ??= new ZipBrokenError('an entry', err);
@@ -73,21 +75,22 @@ export class ZipSink implements ExportSink {
    * the result is {skipped}. Under 'keep-both' the zip gets a numbered name.
    */
   static async create(zipPath: string, conflict: ConflictPolicy, level: number): Promise<ZipSink | { skipped: string; target: string }> {
-    const wanted = resolve(zipPath);
-    const dir = dirname(wanted);
+    const dir = dirname(resolve(zipPath));
+    const folder = new Destination(dir);
+    const wanted = folder.file(dir, basename(resolve(zipPath)));
     await mkdir(dir, { recursive: true });
     let target = wanted;
     if (await exists(wanted)) {
       if (conflict === 'skip') return { skipped: 'the zip exists (not overwritten)', target: wanted };
       if (conflict === 'keep-both') {
         let n = 2;
-        while (await exists(join(dir, numberedName(basename(wanted), n)))) n++;
-        target = join(dir, numberedName(basename(wanted), n));
+        while (await exists(folder.file(dir, numberedName(basename(wanted), n)))) n++;
+        target = folder.file(dir, numberedName(basename(wanted), n));
       }
     }
-    const temp = join(dir, `.pakscope-${randomBytes(6).toString('hex')}.zip.partial`);
+    const temp = folder.file(dir, `.pakscope-${randomBytes(6).toString('hex')}.zip.partial`);
     const handle = await open(temp, CREATE_NEW, 0o644);
-    return new ZipSink(handle, temp, target, level);
+    return new ZipSink(handle, temp, target, level, folder);
   }
 
   async begin(path: string, _segments: readonly string[], size: number): Promise<{ writer: EntryWriter }> {
@@ -160,7 +163,8 @@ class ZipEntryWriter implements EntryWriter {
 
   async write(chunk: Uint8Array): Promise<void> {
     if (!this.spool && this.buffered + chunk.length > ZIP_BUFFER_BYTES) {
-      const path = join(dirname(this.sink.target), `.pakscope-${randomBytes(6).toString('hex')}.spool`);
+      const dir = dirname(this.sink.target);
+      const path = this.sink.folder.file(dir, `.pakscope-${randomBytes(6).toString('hex')}.spool`);
       this.spool = { handle: await open(path, CREATE_NEW, 0o600), path, size: 0 };
       for (const c of this.chunks) await this.toSpool(c);
       this.chunks = [];
