@@ -21,7 +21,7 @@ const UDIM_MEANS: Record<string, [number, number, number]> = {
 
 /** Mean of the two RGB565 end points of every DXT1 block in a region of blocks: close to the region's mean colour. */
 function dxt1EndpointMean(data: Uint8Array, blocksWide: number, bx0: number, by0: number, bw: number, bh: number): number[] {
-  const sum = [0, 0, 0];
+  const sum: [number, number, number] = [0, 0, 0];
   for (let by = by0; by < by0 + bh; by++) {
     for (let bx = bx0; bx < bx0 + bw; bx++) {
       const o = (by * blocksWide + bx) * 8;
