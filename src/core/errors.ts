@@ -40,6 +40,21 @@ export class DecodeError extends Error {
   }
 }
 
+/**
+ * A texture pixel format PakScope does not know or cannot decode; names it ("PF_PVRTC2"). Bad
+ * input for exit codes. Thrown by the texture decoders (src/core/assets/texture/decode).
+ */
+export class UnsupportedPixelFormatError extends Error {
+  readonly pixelFormat: string;
+  constructor(pixelFormat: string, known: boolean) {
+    super(known
+      ? `pixel format ${pixelFormat} cannot be decoded by PakScope (its mips can still be saved as .dds)`
+      : `unknown pixel format ${pixelFormat}`);
+    this.name = 'UnsupportedPixelFormatError';
+    this.pixelFormat = pixelFormat;
+  }
+}
+
 /** A container that needs a key we do not have, or a key that does not fit. */
 export class KeyError extends Error {
   constructor(message: string) {
@@ -51,7 +66,7 @@ export class KeyError extends Error {
 /** Errors caused by the input (exit code 2), as opposed to PakScope's own failures (exit code 1). */
 export function isInputError(e: unknown): boolean {
   return e instanceof FormatError || e instanceof UnsupportedCodecError || e instanceof DecodeError ||
-    e instanceof KeyError ||
+    e instanceof KeyError || e instanceof UnsupportedPixelFormatError ||
     (e instanceof Error && ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES'].includes((e as NodeJS.ErrnoException).code ?? ''));
 }
 
