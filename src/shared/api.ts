@@ -259,7 +259,7 @@ export class ApiValidationError extends Error {
   }
 }
 
-type Shape = Record<string, 'string' | 'string?' | 'number?' | 'string[]' | 'string[]?' | 'paths' | ['enum', ...string[]]>;
+type Shape = Record<string, 'string' | 'string?' | 'number?' | 'boolean?' | 'string[]' | 'string[]?' | 'paths' | ['enum', ...string[]]>;
 
 const SHAPES: Record<ApiMethod, Shape | null> = {
   appInfo: null,
@@ -306,7 +306,12 @@ const MAX_STRING = 32 * 1024;
 /** A selection of tree paths (export): more than a string[] takes, each a path without NUL. */
 const MAX_PATHS = 20_000;
 
-/** Checks a request against its method's shape; unknown keys, wrong types and huge strings are refused. */
+/**
+ * Checks a request against its method's shape; unknown keys, wrong types and huge strings are
+ * refused. Only own properties count, of the shape and of the request: "__proto__",
+ * "constructor" or "toString" are not fields (a `key in shape` test took them for known ones).
+ * The answer is a new object without a prototype, holding the shape's fields only.
+ */
 export function validateRequest<M extends ApiMethod>(method: M, req: unknown): ApiRequest<M> {
   if (!isApiMethod(method)) throw new ApiValidationError(String(method), 'unknown method');
   const shape = SHAPES[method];
@@ -316,11 +321,12 @@ export function validateRequest<M extends ApiMethod>(method: M, req: unknown): A
   }
   if (typeof req !== 'object' || req === null || Array.isArray(req)) throw new ApiValidationError(method, 'argument must be an object');
   const obj = req as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (!(key in shape)) throw new ApiValidationError(method, `unknown field "${key}"`);
+  for (const key of Reflect.ownKeys(obj)) {
+    if (typeof key !== 'string' || !Object.hasOwn(shape, key)) throw new ApiValidationError(method, `unknown field "${String(key)}"`);
   }
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [key, type] of Object.entries(shape)) {
-    const v = obj[key];
+    const v = Object.hasOwn(obj, key) ? obj[key] : undefined;
     const optional = typeof type === 'string' && type.endsWith('?');
     if (v === undefined) {
       if (optional) continue;
@@ -330,10 +336,13 @@ export function validateRequest<M extends ApiMethod>(method: M, req: unknown): A
     const ok =
       base === 'string' ? typeof v === 'string' && v.length <= MAX_STRING && !v.includes('\0') :
       base === 'number' ? typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 :
+      base === 'boolean' ? typeof v === 'boolean' :
       base === 'string[]' ? Array.isArray(v) && v.length <= 256 && v.every((s) => typeof s === 'string' && s.length <= 1024) :
       base === 'paths' ? Array.isArray(v) && v.length <= MAX_PATHS && v.every((s) => typeof s === 'string' && s.length <= 4096 && !s.includes('\0')) :
       Array.isArray(type) && typeof v === 'string' && type.slice(1).includes(v);
     if (!ok) throw new ApiValidationError(method, `field "${key}" has the wrong type or size`);
+    // Arrays are copied: the backend keeps no object the caller made.
+    out[key] = Array.isArray(v) ? [...(v as unknown[])] : v;
   }
-  return req as ApiRequest<M>;
+  return out as ApiRequest<M>;
 }

@@ -146,6 +146,20 @@ describe('browser host', () => {
     expect((await send(host.port, { path: '/api/appInfo', headers: { [TOKEN_HEADER]: host.token } })).status).toBe(405);
   });
 
+  // Issue 25, finding 5: inherited names are not fields (a `key in shape` test let them through).
+  it('refuses inherited names as fields: __proto__, constructor, toString, hasOwnProperty', async () => {
+    for (const field of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      // JSON.parse makes "__proto__" an own field, as a hostile page sends it.
+      const r = await send(host.port, {
+        method: 'POST', path: '/api/listDir', body: `{"installId":${JSON.stringify(installId)},"path":"","${field}":{"polluted":true}}`,
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: host.token },
+      });
+      expect(r.status, field).toBe(400);
+      expect(JSON.parse(r.body).error.message).toBe(`invalid request to listDir: unknown field "${field}"`);
+    }
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it('reports backend errors with their message', async () => {
     const r = await api('fileDetails', { installId, path: 'Nope.uasset' });
     expect(r.status).toBe(404);

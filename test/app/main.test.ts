@@ -179,6 +179,19 @@ describe('startApp with a fake Electron', () => {
     expect(rec.calls).toHaveLength(1);
   });
 
+  // Issue 25, finding 5: the same in Electron's IPC; what the backend gets has no prototype.
+  it('refuses inherited names as fields, and hands the backend objects without a prototype', async () => {
+    const { shell, rec } = await boot();
+    for (const field of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const req = JSON.parse(`{"installId":"a","path":"","${field}":{"x":1}}`) as unknown;
+      const r = await shell.invoke(ipcChannel('listDir'), PAGE, req) as { ok: boolean; error: { message: string } };
+      expect(r, field).toMatchObject({ ok: false, error: { message: `invalid request to listDir: unknown field "${field}"` } });
+    }
+    expect(rec.calls).toHaveLength(0);
+    await shell.invoke(ipcChannel('listDir'), PAGE, { installId: 'a', path: '' });
+    expect(Object.getPrototypeOf(rec.calls[0]!.req)).toBeNull();
+  });
+
   it('refuses requests from any page but its own', async () => {
     const { shell, rec } = await boot();
     for (const url of ['https://evil.example/', 'file:///tmp/other.html', null]) {
