@@ -40,3 +40,13 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
 };
 
 export const JSON_OPTION: OptionSpec = { type: 'boolean', usage: '--json', help: 'Print JSON on stdout.' };
+
+/** --filter as ls and extract take it (core/install/path-filter.ts). */
+export function filterOption(what: string): OptionSpec {
+  return { type: 'string', multiple: true, usage: '--filter GLOB', help: `${what} only files matching GLOB (or containing the text). Repeatable.` };
+}
+
+/** The --filter values given, empty ones dropped. */
+export function filterValues(values: OptionValues): string[] {
+  return ((values['filter'] as string[] | undefined) ?? []).filter((f) => f !== '');
+}

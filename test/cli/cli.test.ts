@@ -107,6 +107,23 @@ describe('pakscope ls', () => {
     }
   });
 
+  it('--filter lists only the files it selects, as extract --filter does', async () => {
+    const zlib = join(TAGGED, 'Zlib');
+    const [all, some, none] = await Promise.all([
+      pakscope(['ls', zlib, '--json']),
+      pakscope(['ls', zlib, '--json', '--filter', '*.umap', '--filter', 'Content/**/T_BC*']),
+      pakscope(['ls', zlib, '--filter', '/Content/**']),
+    ]);
+    expect(some.code).toBe(0);
+    expect(some.stderr).toBe('');
+    const expected = lsJson(all.out).filter((f) => f.path.endsWith('.umap') || /\/Content\/(.*\/)?T_BC[^/]*$/.test(f.path));
+    expect(expected).toHaveLength(8 + 6); // the 8 maps; T_BC1, 3, 4, 5, 6H, 7
+    expect(lsJson(some.out)).toEqual(expected);
+    expect(none.code).toBe(0);
+    expect(none.out).toBe('');
+    expect(none.stderr).toBe('warning: no file matches --filter /Content/**\n');
+  });
+
   it('lists the corpus iostore folder with warnings for the containers whose .ucas is missing, exit 0', async () => {
     const r = await pakscope(['ls', corpus('iostore'), '--json']);
     expect(r.code).toBe(0);

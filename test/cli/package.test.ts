@@ -64,6 +64,31 @@ describe('pakscope info <path> <package>', () => {
   });
 });
 
+describe('a package by its short name', () => {
+  it('resolves in info, props and deps when one package has that name', async () => {
+    const [info, withExt, props, propsFull, deps] = await Promise.all([
+      pakscope(['info', UNCOMPRESSED, 'T_BC7', '--json']),
+      pakscope(['info', UNCOMPRESSED, 't_bc7.uasset', '--json']),
+      pakscope(['props', UNCOMPRESSED, 'DA_AllProperties', '--json']),
+      pakscope(['props', UNCOMPRESSED, '/Game/Fixtures/Properties/DA_AllProperties', '--json']),
+      pakscope(['deps', UNCOMPRESSED, 'SM_Fixture', '--json']),
+    ]);
+    for (const r of [info, withExt, props, propsFull, deps]) expect([r.code, r.stderr]).toEqual([0, '']);
+    expect((JSON.parse(info.out) as InfoJson).name).toBe('/Game/Fixtures/Textures/T_BC7');
+    expect((JSON.parse(withExt.out) as InfoJson).name).toBe('/Game/Fixtures/Textures/T_BC7');
+    expect(props.out).toBe(propsFull.out);
+    expect((JSON.parse(deps.out) as DepsJson).package).toMatch(/^\/Game\/Fixtures\/Meshes\/SM_Fixture\b/);
+  });
+
+  it('lists the candidates when several packages have it, exit 2', async () => {
+    // The tog container holds Weapons/Meshes/Ka47/Ak47 and Weapon/Ak47 (ls lists both).
+    const r = await pakscope(['info', corpus('iostore'), 'Ak47']);
+    expect(r.code).toBe(2);
+    const error = r.stderr.trim().split('\n').at(-1)!;
+    expect(error).toBe('error: Ak47: 2 packages have this name (/Game/Game/FPS_Weapon_Bundle/Weapons/Meshes/Ka47/Ak47, /Game/Game/Weapon/Ak47); name one of them in full');
+  });
+});
+
 describe('pakscope info <file>', () => {
   it('prints loose package files of every kind, and a container as before', async () => {
     const [uncooked, cooked, map, code, container] = await Promise.all([

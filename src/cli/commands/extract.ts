@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { extractFiles, ZipLimitError, type ConflictPolicy, type ExportFormat, type ExportProgress, type ExportSummary } from '../../core/export/index.js';
 import { createWorkerPool } from '../../core/workers/pool.js';
-import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
+import { filterOption, filterValues, JSON_OPTION, type Command, type OptionValues } from '../command.js';
 import { formatSize, plural } from '../format.js';
 import { EXIT_BAD_INPUT, type Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
@@ -48,7 +48,7 @@ export const extractCommand: Command = {
   ],
   options: {
     out: { type: 'string', usage: '--out DIR', help: 'Folder to write the files below (created if missing).' },
-    filter: { type: 'string', multiple: true, usage: '--filter GLOB', help: 'Extract only files matching GLOB (or containing the text). Repeatable.' },
+    filter: filterOption('Extract'),
     format: { type: 'string', usage: '--format raw|json', help: 'raw: the bytes as stored (default); json: packages as JSON.' },
     zip: { type: 'string', usage: '--zip FILE', help: 'Write one .zip file instead of a folder.' },
     overwrite: { type: 'boolean', usage: '--overwrite', help: 'Replace files that exist (default: skip them).' },
@@ -118,7 +118,7 @@ function parseOptions(values: OptionValues): ExtractOptions {
   if (format !== 'raw' && format !== 'json') throw new UsageError(`--format takes raw or json, not "${format}"`, 'extract');
   if (values['overwrite'] && values['keep-both']) throw new UsageError('--overwrite and --keep-both exclude each other', 'extract');
   const conflict: ConflictPolicy = values['overwrite'] ? 'overwrite' : values['keep-both'] ? 'keep-both' : 'skip';
-  const filters = ((values['filter'] as string[] | undefined) ?? []).filter((f) => f !== '');
+  const filters = filterValues(values);
   return {
     ...(zipArg !== undefined ? { zip: out === undefined ? resolve(zipArg) : resolve(out, zipArg) } : { out: resolve(out!) }),
     filters, format, conflict,

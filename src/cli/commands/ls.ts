@@ -1,7 +1,8 @@
 /** `pakscope ls <path...>`: every file of the merged install, sorted by path. */
 import { basename } from 'node:path';
 import type { VfsFile } from '../../core/install/install.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { compilePathFilters } from '../../core/install/path-filter.js';
+import { filterOption, filterValues, JSON_OPTION, type Command } from '../command.js';
 import type { Output } from '../output.js';
 
 export const lsCommand: Command = {
@@ -11,7 +12,9 @@ export const lsCommand: Command = {
   description: [
     'Lists every file of the given containers and folders once, sorted by path. Where several',
     'containers hold a path, the one the engine would load wins (a _P patch over its base, a',
-    'higher _N_P over a lower one) and is the one shown.',
+    'higher _N_P over a lower one) and is the one shown. --filter lists only the files it selects,',
+    'as extract --filter does: a glob matching the whole path or any part of it from a folder',
+    '("*.umap", "Content/**/T_*"; a leading / anchors it at the root), else a substring.',
     '',
     '--json prints {"files":[{"path","size","container","chunkId","chunkType"}, ...]}: size is',
     'the uncompressed byte count, container the providing container\'s file name, chunkId the',
@@ -20,22 +23,32 @@ export const lsCommand: Command = {
   examples: [
     'pakscope ls Game/Content/Paks',
     'pakscope ls pakchunk0-Windows.utoc --json > files.json',
+    'pakscope ls Game/Content/Paks --filter "*.umap" --filter "**/Textures/T_*"',
   ],
-  options: { json: JSON_OPTION },
+  options: { filter: filterOption('List'), json: JSON_OPTION },
   positionals: { min: 1, max: Infinity },
 
   async run(session, paths, values) {
     const install = await session.open(paths);
     if (!install) return;
     try {
-      const files = install.files();
+      const filters = filterValues(values);
+      const files = selectedFiles(install.files(), filters);
       if (values['json']) await printJson(session.out, files, install.problems.filter((p) => p.fatal));
       else await printTable(session.out, [...files]);
+      if (filters.length > 0 && files.length === 0) session.out.warn(`no file matches --filter ${filters.join(', ')}`);
     } finally {
       await install.close();
     }
   },
 };
+
+/** The files the filters select (all without one), as an array: printed, then counted. */
+function selectedFiles(files: Iterable<VfsFile>, filters: string[]): VfsFile[] {
+  const matches = compilePathFilters(filters);
+  const all = [...files];
+  return matches === undefined ? all : all.filter((f) => matches(f.path.toLowerCase()));
+}
 
 function containerOf(f: VfsFile): string {
   return basename(f.providers[0]!.archive.path);

@@ -4,7 +4,7 @@
  */
 import type { Archive } from '../archive.js';
 import type { Install, VfsFile } from '../install/install.js';
-import { compilePathFilter } from '../install/path-filter.js';
+import { compilePathFilters } from '../install/path-filter.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import type { ExportFailure, ExportSelection, ExportSkip } from './types.js';
 
@@ -43,12 +43,9 @@ const BULK_EXTENSIONS: Record<string, string> = {
  */
 export function selectFiles(install: Install, selection: ExportSelection): { files: VfsFile[]; failed: ExportFailure[] } {
   const paths = (selection.paths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
-  const filters = (selection.filters ?? []).filter((f) => f !== '').map(compilePathFilter);
+  const matches = compilePathFilters(selection.filters ?? []);
   const chosen = paths.length > 0 && !paths.includes('') ? lookUp(install, paths) : scan(install.files(), paths);
-  const files = filters.length === 0 ? chosen.files : chosen.files.filter((f) => {
-    const lower = f.path.toLowerCase();
-    return filters.some((m) => m(lower));
-  });
+  const files = matches === undefined ? chosen.files : chosen.files.filter((f) => matches(f.path.toLowerCase()));
   const failed: ExportFailure[] = [];
   (selection.paths ?? []).forEach((p, i) => {
     if (!chosen.hits[i]) failed.push({ path: p, error: 'no such file or folder in the install' });

@@ -24,6 +24,13 @@ export function compilePathFilter(filter: string): LowerPathMatcher {
   return (p) => re.test(p);
 }
 
+/** Several filters as `--filter` repeated takes them: a path matching any is in; undefined when none is given. */
+export function compilePathFilters(filters: readonly string[]): LowerPathMatcher | undefined {
+  const matchers = filters.filter((f) => f !== '').map(compilePathFilter);
+  if (matchers.length === 0) return undefined;
+  return matchers.length === 1 ? matchers[0] : (p) => matchers.some((m) => m(p));
+}
+
 /** The glob as a regular expression over a whole path (see the rules above). */
 export function globToRegExp(glob: string): RegExp {
   // "/x" anchors at the root; "x" may begin the path or follow any "/".

@@ -83,6 +83,8 @@ export class PackageLookupError extends Error {
 const FULL_READ_LIMIT = 16 * 1024 * 1024;
 /** Bytes read first from a package whose header alone is wanted: enough for most headers. */
 const HEADER_PROBE_BYTES = 64 * 1024;
+/** Packages an ambiguous short name's error lists; the rest are counted. */
+const MAX_CANDIDATES_SHOWN = 20;
 /** Imported packages kept parsed; past this the cache starts over. */
 const MAX_CACHED_IMPORTS = 4096;
 
@@ -146,7 +148,24 @@ export class InstallPackages {
       const f = this.install.file(trimmed + ext);
       if (f) return this.locateFile(f, trimmed);
     }
+    const short = this.locateShortName(trimmed);
+    if (short) return short;
     throw new PackageLookupError(`${ref}: no such package in ${this.install.roots.join(', ')} (a package name like /Game/Maps/Entry, a path as ls prints it, or a package id)`);
+  }
+
+  /**
+   * A package by its short name ("T_BC7", "T_BC7.uasset"): the one package whose name ends so;
+   * when several do, the error lists them.
+   */
+  private locateShortName(ref: string): PackageLocation | undefined {
+    if (ref.includes('/') || ref === '') return undefined;
+    const short = /\.(uasset|umap)$/i.test(ref) ? ref.slice(0, ref.lastIndexOf('.')) : ref;
+    const found = this.index.byShortName(short);
+    if (found.length === 1) return this.locateFile(found[0]!.file, ref);
+    if (found.length === 0) return undefined;
+    const shown = found.slice(0, MAX_CANDIDATES_SHOWN).map((p) => p.name);
+    if (found.length > MAX_CANDIDATES_SHOWN) shown.push(`and ${found.length - MAX_CANDIDATES_SHOWN} more`);
+    throw new PackageLookupError(`${ref}: ${found.length} packages have this name (${shown.join(', ')}); name one of them in full`);
   }
 
   /** An IoStore package by id, also one the directory index does not list. */

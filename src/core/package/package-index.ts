@@ -441,6 +441,20 @@ export class PackageIndex {
     return p < 0 ? undefined : this.at(p);
   }
 
+  /**
+   * The packages whose name ends in "/" + `short` ("T_BC7" for /Game/Textures/T_BC7), any case:
+   * a scan of every name, made for one lookup by a user.
+   */
+  byShortName(short: string): IndexedPackage[] {
+    const tail = '/' + short.toLowerCase();
+    const found: IndexedPackage[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const name = this.nameOfPackage(i);
+      if (name.length > tail.length && name.toLowerCase().endsWith(tail)) found.push(this.at(i));
+    }
+    return found;
+  }
+
   /** The package a file of the install is (undefined for a file whose name an earlier path took). */
   ofFile(file: VfsFile): IndexedPackage | undefined {
     const winner = file.providers[0]!;
