@@ -88,3 +88,34 @@ export function firstDifference(a: Uint8Array, b: Uint8Array, width: number, tol
   }
   return undefined;
 }
+
+/** An image file's pixels as RGBA, read by Pillow (the source art of the fixtures). */
+export function imageWithPillow(path: string): { width: number; height: number; rgba: Uint8Array } {
+  const script = `
+import sys
+from PIL import Image
+with Image.open(sys.argv[1]) as im:
+    rgba = im.convert('RGBA')
+    sys.stdout.write('%d %d\\n' % rgba.size)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(rgba.tobytes())
+`;
+  const out = execFileSync(PYTHON, ['-c', script, path], { maxBuffer: 1 << 28 });
+  const nl = out.indexOf(10);
+  const [width, height] = out.subarray(0, nl).toString().split(' ').map(Number) as [number, number];
+  return { width, height, rgba: new Uint8Array(out.subarray(nl + 1)) };
+}
+
+/** Per channel (R, G, B, A): mean and largest absolute difference of `actual` channel c against `expected` channel map[c]. */
+export function channelErrors(actual: Uint8Array, expected: Uint8Array, map = [0, 1, 2, 3]): Array<{ mean: number; max: number }> {
+  const sums = [0, 0, 0, 0], maxima = [0, 0, 0, 0];
+  const pixels = actual.length / 4;
+  for (let p = 0; p < pixels; p++) {
+    for (let c = 0; c < 4; c++) {
+      const d = Math.abs(actual[p * 4 + c]! - expected[p * 4 + map[c]!]!);
+      sums[c]! += d;
+      if (d > maxima[c]!) maxima[c] = d;
+    }
+  }
+  return sums.map((s, c) => ({ mean: s / pixels, max: maxima[c]! }));
+}

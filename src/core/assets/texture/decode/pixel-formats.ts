@@ -17,6 +17,7 @@ import { decodeBlockImage, decodeFloatBlockImage, floatToRgba8, type BlockDecode
 import { decodeBC1Block, decodeBC2Block, decodeBC3Block, decodeBC4Block, decodeBC5Block } from './bc.js';
 import { decodeBC6HBlock, decodeBC6HSignedBlock } from './bc6h.js';
 import { decodeBC7Block } from './bc7.js';
+import { decodeEACR11Block, decodeEACRG11Block, decodeETC1Block, decodeETC2RGBABlock, decodeETC2RGBBlock } from './etc.js';
 import * as raw from './uncompressed.js';
 import type { ImageDecoder } from './uncompressed.js';
 
@@ -146,11 +147,11 @@ const ENTRIES: Record<string, Entry> = {
   PF_ATC_RGBA_E: { ...px(16, 'rgba', 0), blockWidth: 4, blockHeight: 4, dds: { dxgiFormat: 0, fourCC: 'ATCA' } },
   PF_ATC_RGBA_I: { ...px(16, 'rgba', 0), blockWidth: 4, blockHeight: 4, dds: { dxgiFormat: 0, fourCC: 'ATCI' } },
 
-  PF_ETC1: { ...px(8, 'rgb', 0), blockWidth: 4, blockHeight: 4, srgbCapable: true },
-  PF_ETC2_RGB: { ...px(8, 'rgb', 0), blockWidth: 4, blockHeight: 4, srgbCapable: true },
-  PF_ETC2_RGBA: { ...px(16, 'rgba', 0), blockWidth: 4, blockHeight: 4, srgbCapable: true },
-  PF_ETC2_R11_EAC: { ...px(8, 'r', 0), blockWidth: 4, blockHeight: 4 },
-  PF_ETC2_RG11_EAC: { ...px(16, 'rg', 0), blockWidth: 4, blockHeight: 4 },
+  PF_ETC1: bc(8, 'rgb', 0, undefined, decodeETC1Block),
+  PF_ETC2_RGB: bc(8, 'rgb', 0, undefined, decodeETC2RGBBlock),
+  PF_ETC2_RGBA: bc(16, 'rgba', 0, undefined, decodeETC2RGBABlock),
+  PF_ETC2_R11_EAC: bc(8, 'r', 0, undefined, decodeEACR11Block, false),
+  PF_ETC2_RG11_EAC: bc(16, 'rg', 0, undefined, decodeEACRG11Block, false),
 };
 
 ASTC_SIZES.forEach((size, k) => {
