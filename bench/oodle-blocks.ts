@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getCodec, whenCodecsReady } from '../src/core/codecs/registry.js';
 import { oodleCompressor } from '../src/core/codecs/oodle.js';
-import { partitionPath } from '../src/core/iostore/container.js';
+import { partitionPath } from '../src/core/iostore/container-blocks.js';
 import { parseToc } from '../src/core/iostore/toc.js';
 import { ContainerFlags } from '../src/core/iostore/toc-version.js';
 

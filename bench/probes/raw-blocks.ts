@@ -5,7 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { partitionPath } from '../../src/core/iostore/container.js';
+import { partitionPath } from '../../src/core/iostore/container-blocks.js';
 import { blockRange, type Toc } from '../../src/core/iostore/toc.js';
 import type { RawCodec, RawLoad, RawReply } from './raw-decode-worker.js';
 

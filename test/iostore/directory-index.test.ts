@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/core/errors.js';
-import { joinMountPath, looksLikeMountPoint, parseDirectoryIndex } from '../../src/core/iostore/directory-index.js';
+import { looksLikeMountPoint } from '../../src/core/crypto/index-key.js';
+import { joinMountPath, parseDirectoryIndex } from '../../src/core/iostore/directory-index.js';
 import { buildDirectoryIndex } from '../fixtures/toc-writer.js';
 import { randomBytesSeeded } from '../fixtures/test-data.js';
 

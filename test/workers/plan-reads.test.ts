@@ -14,6 +14,7 @@ import { KeyRing } from '../../src/core/crypto/keys.js';
 import { DecodeError, FormatError } from '../../src/core/errors.js';
 import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iostore/container.js';
 import { openPakArchive, type PakArchive } from '../../src/core/pak/pak-archive.js';
+import { writeFileInWorkers, writeFilesInWorkers } from '../../src/core/workers/archive-writes.js';
 import { addPlanBlock, runBlockPlan, Scratch, type BlockPlan } from '../../src/core/workers/block-plan.js';
 import { ReadOnlyFiles } from '../../src/core/workers/file-cache.js';
 import { WRITE_PIECE_BYTES, writePlannedFile, writePlannedFiles, type PlannedWrite } from '../../src/core/workers/file-write.js';
@@ -82,7 +83,7 @@ describe('IoStore reads through block plans', () => {
           expect(same(await pooled.readChunkRange(e.entryIndex, Math.max(0, from), len), want), `${e.path} ${from}+${len}`).toBe(true);
         }
         const target = join(out, `f${i}`);
-        expect(await pooled.writeChunkToFile(e.entryIndex, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
+        expect(await writeFileInWorkers(pooled, e.entryIndex, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
         expect(same(new Uint8Array(await readFile(target)), e.bytes), `${e.path} written`).toBe(true);
         expect((await pooled.verifyChunk(e.entryIndex)).ok).toBe(true);
       }
@@ -129,14 +130,14 @@ describe('IoStore reads through block plans', () => {
     expect((gotBad as DecodeError).message).toBe((wantBad as DecodeError).message);
     // Named by its block, file and offset there, whichever decoder met it.
     expect((gotBad as DecodeError).message).toMatch(new RegExp(`^Zlib: block ${big.firstBlock + 2} of test\\.ucas at byte ${off}: `));
-    const writeBad = await badPooled.writeChunkToFile(big.entryIndex, { temp: join(badDir, 'x.tmp'), target: join(badDir, 'x'), checkTarget: false }).catch((e: unknown) => e);
+    const writeBad = await writeFileInWorkers(badPooled, big.entryIndex, { temp: join(badDir, 'x.tmp'), target: join(badDir, 'x'), checkTarget: false }).catch((e: unknown) => e);
     expect((writeBad as DecodeError).message).toBe((wantBad as DecodeError).message);
     // The other chunks still read.
     expect(same(await badPooled.readChunk(a.entryIndex), a.bytes)).toBe(true);
     // Nothing is written for a chunk that does not decode.
     const out = await makeTempDir();
     const target = join(out, 'big');
-    await expect(badPooled.writeChunkToFile(big.entryIndex, { temp: `${target}.tmp`, target, checkTarget: false })).rejects.toBeInstanceOf(DecodeError);
+    await expect(writeFileInWorkers(badPooled, big.entryIndex, { temp: `${target}.tmp`, target, checkTarget: false })).rejects.toBeInstanceOf(DecodeError);
     expect(readdirSync(out)).toEqual([]);
   });
 
@@ -206,7 +207,7 @@ describe('pak reads through block plans', () => {
         expect(same(await pak.read(f.ref), want), f.path).toBe(true);
         expect(same(await pak.readRange(f.ref, 70_000, 100_000), want.subarray(Math.min(70_000, want.length), 170_000))).toBe(true);
         const target = join(dir, `out-${f.ref}`);
-        expect(await pak.writeEntryToFile(f.ref, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
+        expect(await writeFileInWorkers(pak, f.ref, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
         expect(same(new Uint8Array(await readFile(target)), want)).toBe(true);
       }
     });
@@ -225,7 +226,7 @@ describe('pak reads through block plans', () => {
     const fresh: PakArchive = await openPakArchive(path, { keys: new KeyRing([{ guid: null, key: WRONG }, { guid: null, key: KEY }]), decoder: pool });
     closers.push(fresh);
     const target = join(dir, 'big.out');
-    expect(await fresh.writeEntryToFile(big.ref, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
+    expect(await writeFileInWorkers(fresh, big.ref, { temp: `${target}.tmp`, target, checkTarget: true })).toBe('written');
     expect(same(new Uint8Array(await readFile(target)), files[0]!.data)).toBe(true);
   });
 
@@ -260,7 +261,7 @@ describe('pool mechanics of plans', () => {
     const c = new AbortController();
     const write = (i: number): Promise<string> => {
       const target = join(out, `f${i}`);
-      return pooled.writeChunkToFile(w.entries[i]!.entryIndex, { temp: `${target}.partial`, target, checkTarget: true }, c.signal);
+      return writeFileInWorkers(pooled, w.entries[i]!.entryIndex, { temp: `${target}.partial`, target, checkTarget: true }, c.signal);
     };
     const first = w.entries.slice(0, 30).map((_, i) => write(i));
     await new Promise((resolve) => setImmediate(resolve)); // the first tasks are out
@@ -280,7 +281,7 @@ describe('pool mechanics of plans', () => {
     const again = await makeTempDir();
     const written = await Promise.all(w.entries.map((e, i) => {
       const target = join(again, `f${i}`);
-      return pooled.writeChunkToFile(e.entryIndex, { temp: `${target}.partial`, target, checkTarget: true });
+      return writeFileInWorkers(pooled, e.entryIndex, { temp: `${target}.partial`, target, checkTarget: true });
     }));
     expect(written.every((r) => r === 'written')).toBe(true);
     // Many files in one job: each has its own result, a bad one fails alone.
@@ -288,7 +289,7 @@ describe('pool mechanics of plans', () => {
     const targets = w.entries.map((_, i) => ({ temp: join(batch, `f${i}.partial`), target: join(batch, `f${i}`), checkTarget: true }));
     const refs = w.entries.map((e) => e.entryIndex);
     refs[7] = 1_000_000;
-    const results2 = await pooled.writeChunksToFiles(refs, targets);
+    const results2 = await writeFilesInWorkers(pooled, refs, targets);
     expect(results2.filter((r) => r === 'written')).toHaveLength(59);
     expect(results2[7]).toBeInstanceOf(RangeError);
     for (const [i, e] of w.entries.entries()) {
@@ -314,11 +315,11 @@ describe('pool mechanics of plans', () => {
     const out = await makeTempDir();
     const target = join(out, 'a');
     await writeFile(target, 'already here');
-    expect(await pooled.writeChunkToFile(w.entries[0]!.entryIndex, { temp: `${target}.partial`, target, checkTarget: true })).toBe('exists');
+    expect(await writeFileInWorkers(pooled, w.entries[0]!.entryIndex, { temp: `${target}.partial`, target, checkTarget: true })).toBe('exists');
     expect(await readFile(target, 'utf8')).toBe('already here');
     expect(same(new Uint8Array(await readFile(`${target}.partial`)), w.entries[0]!.bytes)).toBe(true);
     // checkTarget false replaces it.
-    expect(await pooled.writeChunkToFile(w.entries[0]!.entryIndex, { temp: `${target}.p2`, target, checkTarget: false })).toBe('written');
+    expect(await writeFileInWorkers(pooled, w.entries[0]!.entryIndex, { temp: `${target}.p2`, target, checkTarget: false })).toBe('written');
     expect(same(new Uint8Array(await readFile(target)), w.entries[0]!.bytes)).toBe(true);
   });
 });

@@ -392,8 +392,7 @@ function liveCount({ flags, kib }: WriteWatch, sizes: Float64Array): LiveCount {
 
 /** The archive's files planned for workers to write (writesInWorker said it can). */
 function planWrites(archive: Archive, refs: readonly number[], to: readonly WriteTarget[], job: WriteJobBuilder): PlannedBatch | Promise<PlannedBatch> {
-  if (archive instanceof IoStoreContainer) return archive.planChunkWrites(refs, to, job);
-  if (archive instanceof PakArchive) return archive.planEntryWrites(refs, to, job);
+  if (archive instanceof IoStoreContainer || archive instanceof PakArchive) return archive.planWrites(refs, to, job);
   throw new Error(`${archive.name}: its files cannot be written by workers`);
 }
 

@@ -6,13 +6,12 @@
  * opens without a string per file. Links are checked and every directory and file may be visited
  * once, so a hostile index (cycles, self-links, indices out of range) fails fast instead of hanging.
  */
+import { MAX_MOUNT_POINT_CHARS } from '../crypto/index-key.js';
 import { BinaryReader } from '../io/binary-reader.js';
 
 const NONE = 0xffffffff;
 const DIR_ENTRY_SIZE = 16;
 const FILE_ENTRY_SIZE = 12;
-/** Mount points are short paths; anything longer means a wrong key or garbage. */
-const MAX_MOUNT_POINT_CHARS = 1024;
 /** Longest path taken (as pak/paths.ts): a deep chain of long names would grow each path by the whole chain. */
 const MAX_PATH_CHARS = 4096;
 /**
@@ -162,28 +161,6 @@ export class DirectoryIndex {
     for (let k = 0; k < this.fileNames.length; k++) out.push({ path: this.filePath(k), entryIndex: this.fileEntries[k]! });
     return out;
   }
-}
-
-/**
- * True when `bytes` start with a plausible mount-point FString: a sane length, a NUL terminator and
- * printable characters. This is how a decryption key is judged right.
- */
-export function looksLikeMountPoint(bytes: Uint8Array): boolean {
-  if (bytes.length < 4) return false;
-  const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(0, true);
-  if (n === 0) return true;
-  const units = Math.abs(n);
-  if (units > MAX_MOUNT_POINT_CHARS || n === -2147483648) return false;
-  const wide = n < 0;
-  const size = wide ? units * 2 : units;
-  if (4 + size > bytes.length) return false;
-  const last = wide ? bytes[4 + size - 2]! | (bytes[4 + size - 1]! << 8) : bytes[4 + size - 1]!;
-  if (last !== 0) return false;
-  for (let i = 0; i < units - 1; i++) {
-    const c = wide ? bytes[4 + i * 2]! | (bytes[5 + i * 2]! << 8) : bytes[4 + i]!;
-    if (c < 0x20 || c === 0x7f || (!wide && c > 0x7e)) return false;
-  }
-  return true;
 }
 
 /** "../../../Game/" + "Content/A.uasset" -> "Game/Content/A.uasset". */

@@ -7,31 +7,32 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStorage, HashCheck } from '../archive.js';
-import { aesDecrypt, type AesParams } from '../crypto/aes.js';
+import { aesDecrypt } from '../crypto/aes.js';
+import { keyGuidText } from '../crypto/index-key.js';
 import { ZERO_GUID, type KeyRing } from '../crypto/keys.js';
-import { asError, DecodeError, FormatError, KeyError } from '../errors.js';
+import { asError, DecodeError, FormatError } from '../errors.js';
 import { sha1 } from '../hash/sha1.js';
 import { BinaryReader } from '../io/binary-reader.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
-import { inlineDecoder, jobIndexOf, type BlockDecoder, type BlockJob } from '../workers/block-job.js';
-import { addPlanBlock, planRunnerOf, ShortBlockError, writeBatches, type BlockPlan, type PlannedBatch, type PlanRunner } from '../workers/block-plan.js';
+import { inlineDecoder, type BlockDecoder } from '../workers/block-job.js';
+import { planRunnerOf, type PlannedBatch } from '../workers/block-plan.js';
 import type { WriteOutcome, WriteResult, WriteTarget } from '../workers/file-write.js';
-import { packWrites, WriteJobBuilder } from '../workers/packed-writes.js';
+import { packWrites, type WriteJobBuilder } from '../workers/packed-writes.js';
 import { entryFormat, isEncrypted, readEncodedEntry, readEntryRecord, type EntryFormat, type PakEntry } from './entry.js';
+import { EntryKeys, PakEntryReader } from './entry-reader.js';
 import { readPakFooter, type PakFooter } from './footer.js';
 import { equalBytes, isZero, readPakIndex, type PakIndex, type RegionDecryptor } from './index.js';
-import { planEntryRead, type ReadPiece } from './read-plan.js';
+import { findPakIndexKey, pakIndexAes } from './index-key.js';
+import type { ReadPiece } from './read-plan.js';
 import { pakVersionName, PakVersion } from './version.js';
+
+export { MAX_READ_BYTES } from './entry-reader.js';
 
 export interface OpenPakOptions {
   keys?: KeyRing;
   decoder?: BlockDecoder;
 }
 
-/** Pieces decoded per batch: bounds the stored bytes a huge entry holds in flight. */
-const PIECES_PER_BATCH = 64;
-/** One read() returns one Uint8Array; entries above this are refused rather than half-allocated. */
-export const MAX_READ_BYTES = 2 ** 31 - 1;
 /** Bytes hashed per step in verify(). */
 const HASH_STEP = 8 << 20;
 
@@ -53,31 +54,27 @@ export async function openPakFromSource(src: ByteSource, opts: OpenPakOptions = 
   return archive;
 }
 
-/** Result of trying keys on an encrypted index. */
-type IndexKeyResult = { key: Uint8Array; index: Uint8Array } | { locked: string };
-
 export class PakArchive implements Archive {
   readonly kind = 'pak' as const;
   readonly name: string;
   private readonly fmt: EntryFormat;
   private index: PakIndex | null = null;
   private currentStatus: ArchiveStatus = { state: 'locked', message: 'not opened yet' };
-  /** The key that opened the index, or the first candidate for encrypted entries of a plain index. */
-  private key: Uint8Array | null = null;
-  private candidates: Uint8Array[] = [];
-  /** The decoder when it runs whole reads in workers and the pak is a plain file, else null. */
-  private readonly planRunner: PlanRunner | null;
+  private readonly keys: EntryKeys;
+  private readonly reader: PakEntryReader;
 
   constructor(
     readonly path: string,
     private readonly src: ByteSource,
     readonly footer: PakFooter,
-    private readonly decoder: BlockDecoder,
+    decoder: BlockDecoder,
   ) {
     this.name = basename(path, extname(path));
     this.fmt = entryFormat(footer);
     // Workers open files by path: a pak in memory (nested, tests) is decoded from its bytes instead.
-    this.planRunner = src instanceof FileByteSource ? planRunnerOf(decoder) ?? null : null;
+    this.keys = new EntryKeys(footer.encryptionKeyGuid ?? ZERO_GUID);
+    this.reader = new PakEntryReader(path, this.name, src, this.fmt, decoder,
+      src instanceof FileByteSource ? planRunnerOf(decoder) ?? null : null, this.keys);
   }
 
   get status(): ArchiveStatus { return this.currentStatus; }
@@ -93,9 +90,10 @@ export class PakArchive implements Archive {
    * pak that is open already only takes up keys for its encrypted entries.
    */
   async unlock(keys?: KeyRing): Promise<ArchiveStatus> {
-    this.candidates = keys?.candidates(this.keyGuid) ?? this.candidates;
+    const k = this.keys;
+    k.candidates = keys?.candidates(this.keyGuid) ?? k.candidates;
     if (this.index) {
-      this.key ??= this.candidates[0] ?? null;
+      k.current ??= k.candidates[0] ?? null;
       this.currentStatus = this.statusOf(this.index);
       return this.currentStatus;
     }
@@ -103,66 +101,32 @@ export class PakArchive implements Archive {
     let plain = raw;
     let decrypt: RegionDecryptor | null = null;
     if (this.footer.indexEncrypted) {
-      const found = this.findIndexKey(raw);
+      const found = findPakIndexKey(raw, this.footer, this.path, this.keyGuid, k.candidates);
       if ('locked' in found) {
         this.currentStatus = { state: 'locked', message: found.locked };
         return this.currentStatus;
       }
-      this.key = found.key;
+      k.current = found.key;
       plain = found.index;
       const key = found.key;
-      decrypt = (data, iv) => aesDecrypt(data, this.indexAes(key, iv));
+      decrypt = (data, iv) => aesDecrypt(data, pakIndexAes(this.footer, this.path, key, iv));
     }
     const index = await readPakIndex(this.src, this.footer, plain, decrypt);
     if (!this.footer.indexEncrypted && !isZero(this.footer.indexHash) && !equalBytes(sha1(raw), this.footer.indexHash)) {
       index.warnings.unshift('the index SHA1 does not match the one in the footer');
     }
     this.index = index;
-    this.key ??= this.candidates[0] ?? null;
+    k.current ??= k.candidates[0] ?? null;
     this.currentStatus = this.statusOf(index);
     return this.currentStatus;
   }
 
   private statusOf(index: PakIndex): ArchiveStatus {
     const problems = [...index.warnings];
-    if (index.encryptedEntries > 0 && !this.key) {
-      problems.push(`${index.encryptedEntries} of ${index.files.length} files are encrypted with ${this.guidText()}; no AES key given for it`);
+    if (index.encryptedEntries > 0 && !this.keys.current) {
+      problems.push(`${index.encryptedEntries} of ${index.files.length} files are encrypted with ${keyGuidText(this.keyGuid)}; no AES key given for it`);
     }
     return problems.length ? { state: 'warning', message: problems.join('; ') } : { state: 'ok' };
-  }
-
-  private guidText(): string {
-    return this.keyGuid === ZERO_GUID ? 'the zero key GUID (main key)' : `key GUID ${this.keyGuid}`;
-  }
-
-  private indexAes(key: Uint8Array, iv: Uint8Array | null): AesParams {
-    if (this.footer.encryptionMethod === 'AES-CTR') {
-      if (!iv) throw new FormatError(this.path, 'pak footer', this.footer.offset, 'AES-CTR pak without an index IV');
-      return { mode: 'ctr', key, iv };
-    }
-    return { mode: 'ecb', key };
-  }
-
-  /**
-   * The candidate whose decryption of the index has the footer's SHA1 (the engine hashes the
-   * decrypted index). A pak with a zeroed hash is judged by a sane mount point and count instead.
-   */
-  private findIndexKey(raw: Uint8Array): IndexKeyResult {
-    if (this.candidates.length === 0) {
-      return { locked: `index encrypted with ${this.guidText()}; no AES key given for it` };
-    }
-    const hashed = !isZero(this.footer.indexHash);
-    for (const key of this.candidates) {
-      const params = this.indexAes(key, this.footer.indexIv);
-      // One AES block decides most wrong keys before the whole index is decrypted.
-      const head = aesDecrypt(raw.subarray(0, Math.min(16, raw.length - (raw.length % 16))), params);
-      if (head.length >= 4 && !plausibleStringLength(new DataView(head.buffer, head.byteOffset, 4).getInt32(0, true))) continue;
-      const plain = aesDecrypt(raw, params);
-      if (hashed ? equalBytes(sha1(plain), this.footer.indexHash) : plausibleIndex(plain)) return { key, index: plain };
-    }
-    return {
-      locked: `index encrypted with ${this.guidText()}; none of the ${this.candidates.length} AES key(s) given decrypts it (wrong key)`,
-    };
   }
 
   files(): readonly ArchiveFile[] {
@@ -185,7 +149,7 @@ export class PakArchive implements Archive {
 
   async read(ref: number, signal?: AbortSignal): Promise<Uint8Array> {
     const e = this.entry(ref);
-    return this.readEntry(ref, e, 0, e.uncompressedSize, signal);
+    return this.reader.readEntry(e, this.pathOf(ref), 0, e.uncompressedSize, signal);
   }
 
   /** `length` bytes from `offset` of a file's data (clamped to its size), decoding only the blocks that cover them. */
@@ -195,29 +159,23 @@ export class PakArchive implements Archive {
     }
     const e = this.entry(ref);
     const from = Math.min(offset, e.uncompressedSize);
-    return this.readEntry(ref, e, from, Math.min(e.uncompressedSize, from + length), signal);
+    return this.reader.readEntry(e, this.pathOf(ref), from, Math.min(e.uncompressedSize, from + length), signal);
   }
 
-  /** True when writeEntriesToFiles can have workers write files (a pak file read through the worker pool). */
+  /** True when planWrites can be called: a pak file read through the worker pool (see workers/archive-writes.ts). */
   get writesInWorkers(): boolean {
-    return this.planRunner !== null;
+    return this.reader.planRunner !== null;
   }
 
   /**
-   * Has workers read, decode and write whole files, file `refs[i]` to `to[i]` (export; see
-   * file-write.ts), so their bytes never come to this thread; many go in one job, encrypted ones
-   * with the key that worked so far. Needs writesInWorkers. One result per file: a failure is that
-   * file's own, as read() reports it; one that fails with a key while others are left tries those.
+   * File `refs[i]` to `to[i]`, planned into `job` for workers to read, decode and write (their
+   * bytes never come to this thread); encrypted ones with the key that worked so far. Needs
+   * writesInWorkers. A failure is that file's own, as read() reports it; one that fails with a key
+   * while others are left tries those.
    */
-  async writeEntriesToFiles(refs: readonly number[], to: readonly WriteTarget[], signal?: AbortSignal): Promise<WriteResult[]> {
-    const job = new WriteJobBuilder();
-    const [results] = await writeBatches(job, [this.planEntryWrites(refs, to, job)], signal);
-    return results!;
-  }
-
-  /** writeEntriesToFiles planned into `job`, which writeBatches runs with other archives' files. */
-  planEntryWrites(refs: readonly number[], to: readonly WriteTarget[], job: WriteJobBuilder): PlannedBatch {
-    const runner = this.planRunner;
+  planWrites(refs: readonly number[], to: readonly WriteTarget[], job: WriteJobBuilder): PlannedBatch {
+    const reader = this.reader;
+    const runner = reader.planRunner;
     if (!runner) throw new Error(`${this.name}: its decoder cannot write files (no worker pool)`);
     const slots: (number | Error)[] = [];
     /** Per file asked for that was planned: what its result is settled with. */
@@ -227,9 +185,9 @@ export class PakArchive implements Archive {
         const e = this.entry(ref);
         const path = this.pathOf(ref);
         // Written by a worker in pieces (file-write.ts): no single read of it, so no size limit.
-        const pieces = this.checkedPieces(e, path, 0, e.uncompressedSize, false);
-        const key = isEncrypted(e) ? this.entryKeys()[0]! : null;
-        job.addPlan(this.entryPlan(e, pieces, 0, e.uncompressedSize, key), to[i]!);
+        const pieces = reader.checkedPieces(e, path, 0, e.uncompressedSize, false);
+        const key = isEncrypted(e) ? this.keys.ordered()[0]! : null;
+        job.addPlan(reader.entryPlan(e, pieces, 0, e.uncompressedSize, key), to[i]!);
         slots.push(job.files - 1);
         sent[i] = { e, pieces, path };
       } catch (err) {
@@ -240,182 +198,17 @@ export class PakArchive implements Archive {
     const settle = (i: number, r: WriteResult, signal?: AbortSignal): WriteResult | Promise<WriteResult> => {
       const { e, pieces, path } = sent[i]!;
       if (typeof r === 'string') return r;
-      if (isEncrypted(e) && this.entryKeys().length > 1 && r instanceof DecodeError) {
+      if (isEncrypted(e) && this.keys.ordered().length > 1 && r instanceof DecodeError) {
         // A decode error with the first key: the others are tried, one file at a time.
-        return this.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan): Promise<WriteOutcome> => {
+        return reader.runEntryPlan(e, pieces, 0, e.uncompressedSize, path, async (plan): Promise<WriteOutcome> => {
           const [one] = await runner.writePacked(packWrites([{ plan, to: to[i]! }]), signal);
           if (typeof one !== 'string') throw one;
           return one;
         }).catch(asError);
       }
-      return asError(this.pieceError(r, pieces, path, isEncrypted(e)));
+      return asError(reader.pieceError(r, pieces, path, isEncrypted(e)));
     };
     return { runner, slots, settle };
-  }
-
-  /** writeEntriesToFiles for one file: its outcome, or its failure thrown. */
-  async writeEntryToFile(ref: number, to: WriteTarget, signal?: AbortSignal): Promise<WriteOutcome> {
-    const [r] = await this.writeEntriesToFiles([ref], [to], signal);
-    if (typeof r !== 'string') throw r;
-    return r;
-  }
-
-  /**
-   * The pieces covering [from, to) of an entry, once everything needed to read them is known to be
-   * there; `oneRead`: they are read into one buffer, which holds MAX_READ_BYTES at most.
-   */
-  private checkedPieces(e: PakEntry, path: string, from: number, to: number, oneRead = true): ReadPiece[] {
-    const pieces = planEntryRead(e, this.path, this.src.size, path, from, to);
-    if (oneRead && to - from > MAX_READ_BYTES) {
-      throw new RangeError(`${this.name}: "${path}" is ${e.uncompressedSize} bytes, more than one read can return (${MAX_READ_BYTES}); read it in ranges`);
-    }
-    const encrypted = isEncrypted(e);
-    if (encrypted && !this.key) {
-      throw new KeyError(`${this.name}: "${path}" is encrypted with ${this.guidText()}; no AES key given for it`);
-    }
-    if (encrypted && this.fmt.ctr && !e.iv) {
-      throw new FormatError(this.path, `entry "${path}"`, e.offset, 'encrypted entry of an AES-CTR pak has no IV');
-    }
-    return pieces;
-  }
-
-  private async readEntry(ref: number, e: PakEntry, from: number, to: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const path = this.pathOf(ref);
-    const pieces = this.checkedPieces(e, path, from, to);
-    const encrypted = isEncrypted(e);
-    const needsWork = encrypted || pieces.some((p) => p.codec !== 'None');
-    // With a worker pool, a worker reads the stored bytes itself and sends back the file's bytes.
-    if (this.planRunner && needsWork) {
-      const runner = this.planRunner;
-      return this.runEntryPlan(e, pieces, from, to, path, (plan) => runner.readPlan(plan, signal));
-    }
-    const out = new Uint8Array(to - from);
-    for (let p0 = 0; p0 < pieces.length; p0 += PIECES_PER_BATCH) {
-      signal?.throwIfAborted();
-      const batch = pieces.slice(p0, p0 + PIECES_PER_BATCH);
-      const stored = await this.readStored(batch, path);
-      const decoded = needsWork ? await this.decodeBatch(e, batch, stored, path, signal) : stored;
-      batch.forEach((p, i) => {
-        const d = decoded[i]!;
-        if (d.length !== p.uncompressedSize) throw this.badPieceSize(path, p, d.length);
-        const s = Math.max(from, p.outOffset), t = Math.min(to, p.outOffset + p.uncompressedSize);
-        out.set(d.subarray(s - p.outOffset, t - p.outOffset), s - from);
-      });
-    }
-    return out;
-  }
-
-  private badPieceSize(path: string, p: ReadPiece, decoded: number): FormatError {
-    return new FormatError(this.path, `entry "${path}"`, p.start, `block decodes to ${decoded} bytes, not ${p.uncompressedSize}`);
-  }
-
-  /**
-   * Runs the plan for bytes [from, to) of an entry in a worker, with the working key first and
-   * then the other candidates (see decodeBatch); errors as the inline path reports them.
-   */
-  private async runEntryPlan<T>(e: PakEntry, pieces: ReadPiece[], from: number, to: number, path: string,
-    run: (plan: BlockPlan) => Promise<T>): Promise<T> {
-    const encrypted = isEncrypted(e);
-    let firstError: unknown = null;
-    for (const key of encrypted ? this.entryKeys() : [null]) {
-      try {
-        const result = await run(this.entryPlan(e, pieces, from, to, key));
-        if (key && key !== this.key) this.key = key; // the key that works for this pak's entries
-        return result;
-      } catch (err) {
-        const mapped = this.pieceError(err, pieces, path, encrypted);
-        // Only a block that does not decode may be a wrong key.
-        if (!(err instanceof DecodeError) || mapped === err) throw mapped;
-        firstError ??= mapped;
-      }
-    }
-    throw firstError;
-  }
-
-  /**
-   * A failure of a planned read or write as the inline path reports it: a short block is a
-   * FormatError naming its piece, a DecodeError one naming the block (a wrong key, when
-   * encrypted); anything else is returned as it is.
-   */
-  private pieceError(err: unknown, pieces: ReadPiece[], path: string, encrypted: boolean): unknown {
-    const piece = pieces[jobIndexOf(err) ?? 0];
-    if (err instanceof ShortBlockError && piece) return this.badPieceSize(path, piece, err.decodedLength);
-    if (!(err instanceof DecodeError) || !piece) return err;
-    return new FormatError(this.path, `entry "${path}" block at ${piece.start}`, piece.start,
-      `${err.message}${encrypted ? ' (wrong AES key?)' : ''}`);
-  }
-
-  private entryPlan(e: PakEntry, pieces: ReadPiece[], from: number, to: number, key: Uint8Array | null): BlockPlan {
-    const codecs: string[] = [];
-    const blocks: number[] = [];
-    for (const p of pieces) {
-      let codec = codecs.indexOf(p.codec);
-      if (codec < 0) codec = codecs.push(p.codec) - 1;
-      const s = Math.max(from, p.outOffset), t = Math.min(to, p.outOffset + p.uncompressedSize);
-      addPlanBlock(blocks, {
-        file: 0, offset: p.start, stored: p.storedSize, compressed: p.compressedSize, uncompressed: p.uncompressedSize, codec,
-        encrypted: key !== null, iv: 0, ctrBlock: p.ctrBlockIndex, at: s - from, skip: s - p.outOffset, take: t - s,
-      });
-    }
-    return {
-      files: [this.src.name], codecs, size: to - from, blocks,
-      ...(key ? { key: key.slice() } : {}), ...(key && this.fmt.ctr ? { ctrIvs: e.iv!.slice() } : {}),
-    };
-  }
-
-  /** Stored bytes of each piece; neighbouring pieces are read in one go. */
-  private async readStored(pieces: ReadPiece[], path: string): Promise<Uint8Array[]> {
-    const out: Uint8Array[] = [];
-    let i = 0;
-    while (i < pieces.length) {
-      const first = pieces[i]!;
-      let end = first.start + first.storedSize;
-      let j = i + 1;
-      while (j < pieces.length && pieces[j]!.start === end) end += pieces[j++]!.storedSize;
-      const bytes = await this.src.read(first.start, end - first.start, `entry "${path}" data`);
-      for (let k = i; k < j; k++) {
-        const p = pieces[k]!;
-        out.push(bytes.subarray(p.start - first.start, p.start - first.start + p.storedSize));
-      }
-      i = j;
-    }
-    return out;
-  }
-
-  private async decodeBatch(e: PakEntry, pieces: ReadPiece[], stored: Uint8Array[], path: string, signal?: AbortSignal): Promise<Uint8Array[]> {
-    const encrypted = isEncrypted(e);
-    const keys = encrypted ? this.entryKeys() : [null];
-    let firstError: unknown = null;
-    for (const key of keys) {
-      const jobs: BlockJob[] = pieces.map((p, i) => ({
-        data: stored[i]!,
-        codec: p.codec,
-        compressedSize: p.compressedSize,
-        uncompressedSize: p.uncompressedSize,
-        aes: key ? this.entryAes(key, e, p) : undefined,
-      }));
-      try {
-        const decoded = await this.decoder.decode(jobs, signal);
-        if (key && key !== this.key) this.key = key; // the key that works for this pak's entries
-        return decoded;
-      } catch (err) {
-        if (!(err instanceof DecodeError)) throw err;
-        const piece = pieces[jobIndexOf(err) ?? 0]!;
-        firstError ??= new FormatError(this.path, `entry "${path}" block at ${piece.start}`, piece.start,
-          `${err.message}${encrypted ? ' (wrong AES key?)' : ''}`);
-      }
-    }
-    throw firstError;
-  }
-
-  /** The working key first, then the other candidates: a plain index cannot tell which key is right. */
-  private entryKeys(): Uint8Array[] {
-    return this.key ? [this.key, ...this.candidates.filter((k) => k !== this.key)] : this.candidates;
-  }
-
-  private entryAes(key: Uint8Array, e: PakEntry, p: ReadPiece): AesParams {
-    if (this.fmt.ctr) return { mode: 'ctr', key, iv: e.iv!, blockIndex: p.ctrBlockIndex };
-    return { mode: 'ecb', key };
   }
 
   storage(ref: number): FileStorage {
@@ -514,21 +307,4 @@ export class PakArchive implements Archive {
 
 function hex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
-}
-
-/** An FString length a mount point can have. */
-function plausibleStringLength(n: number): boolean {
-  return Math.abs(n) <= 1024;
-}
-
-/** A decrypted index that starts with a sane mount point and entry count (for paks with no hash). */
-function plausibleIndex(plain: Uint8Array): boolean {
-  try {
-    const r = new BinaryReader(plain, 'index');
-    const mountPoint = r.fstring(1024);
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(mountPoint)) return false;
-    return r.i32() >= 0;
-  } catch {
-    return false;
-  }
 }
