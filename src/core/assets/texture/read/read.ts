@@ -10,7 +10,7 @@ import { type BulkDataRef, type BulkFiles, MissingPayloadError, readBulkPayload 
 import { imageBytes } from './format-size.js';
 import { type SourceExport, type TextureReadOptions, type TextureSource, fileTextureSource, installTextureSource } from './package-source.js';
 import { memoryPayload } from './payload.js';
-import { type CookedTextureData, TEXTURE_CLASSES, readCookedTexture, textureClassKind } from './texture-serialize.js';
+import { type CookedTextureData, TEXTURE_CLASSES, propertiesRead, readCookedTexture, textureClassKind, textureClassName } from './texture-serialize.js';
 import { assembleVirtualLevel, levelSize } from './virtual-texture.js';
 
 export type { TextureReadOptions };
@@ -27,6 +27,7 @@ export async function readTextureFile(path: string, opts: TextureReadOptions = {
 }
 
 function pickExport(source: TextureSource, opts: TextureReadOptions): SourceExport {
+  for (const e of source.exports) e.class = textureClassName(e.class);
   if (opts.exportIndex !== undefined) {
     const e = source.exports[opts.exportIndex];
     if (!e) throw new FormatError(source.path, 'export map', 0, `no export ${opts.exportIndex} (the package has ${source.exports.length})`);
@@ -55,6 +56,7 @@ function textureOf(source: TextureSource, opts: TextureReadOptions): Texture {
   const compression = propertyValue(props, 'CompressionSettings');
   const lodGroup = propertyValue(props, 'LODGroup');
   const notes = [...source.warnings];
+  if (!propertiesRead(exp)) notes.push('the properties were not read (unversioned, without mappings): sRGB, compression settings and LOD group are the engine defaults, not the texture\'s own');
   if (cooked.otherFormats.length > 0) notes.push(`also cooked as ${cooked.otherFormats.join(', ')} (not read)`);
   const files: BulkFiles = { ...source.files, inline: memoryPayload(exp.file, exp.bytes) };
   const base = {
@@ -136,11 +138,11 @@ function plainTexture(source: TextureSource, exp: SourceExport, cooked: CookedTe
       const what = `${exp.class} "${exp.name}" mip ${index}`;
       if (!m.bulk) throw new FormatError(exp.file, what, exp.base + cooked.nativeStart, 'the texture was cooked without mip data');
       const missing = mips[index]!.missing;
-      if (missing) throw new MissingPayloadError(source.path, what, m.bulk.headerAt, missing);
+      if (missing) throw new MissingPayloadError(exp.file, what, m.bulk.headerAt, missing);
       const bytes = await readBulkPayload(m.bulk, files, what, signal);
       const want = expected[index];
       if (want !== undefined && bytes.length < want) {
-        throw new FormatError(source.path, what, m.bulk.headerAt, `${bytes.length} bytes where ${p.pixelFormat} at ${m.width}x${m.height}${sliceCount(m) > 1 ? ` x ${sliceCount(m)} slices` : ''} needs ${want}`);
+        throw new FormatError(exp.file, what, m.bulk.headerAt, `${bytes.length} bytes where ${p.pixelFormat} at ${m.width}x${m.height}${sliceCount(m) > 1 ? ` x ${sliceCount(m)} slices` : ''} needs ${want}`);
       }
       return want !== undefined && bytes.length > want ? bytes.subarray(0, want) : bytes;
     },

@@ -15,6 +15,7 @@
 import { FormatError } from '../../../errors.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import { displayName } from '../../../zen/name-batch.js';
+import { scriptImportIndex } from '../../../zen/object-index.js';
 import type { BulkHeaderContext } from './bulk-data.js';
 import { type CookedTextureLayout, candidateLayouts } from './layout.js';
 import type { SourceExport, TextureSource } from './package-source.js';
@@ -35,6 +36,17 @@ const WITHOUT_PIXELS = [
 export const TEXTURE_CLASSES: readonly string[] = [...TEXTURE_2D_FAMILY, ...OTHER_COOKED, ...WITHOUT_PIXELS];
 
 export type TextureClassKind = '2d' | 'cooked' | 'no-pixels';
+
+/** Script import hash -> class, for Zen packages read without the global container ("/Script/?0x5b93bca796d1fa6f"). */
+let classByHash: Map<string, string> | undefined;
+
+/** The texture class an export's class names, also by its script import hash. */
+export function textureClassName(cls: string): string {
+  const m = /\?0x([0-9a-f]{16})$/.exec(cls);
+  if (!m) return cls;
+  classByHash ??= new Map(TEXTURE_CLASSES.map((c) => [scriptImportIndex(`/Script/Engine.${c}`), c]));
+  return classByHash.get(m[1]!) ?? cls;
+}
 
 export function textureClassKind(cls: string): TextureClassKind | undefined {
   if ((TEXTURE_2D_FAMILY as readonly string[]).includes(cls)) return '2d';
@@ -110,14 +122,23 @@ function readWithLayout(exp: SourceExport, source: TextureSource, layout: Cooked
   return { layout, platform, otherFormats, nativeStart };
 }
 
+/** Whether the property stream was read to its end (so the native data starts right after it). */
+export function propertiesRead(exp: SourceExport): boolean {
+  const p = exp.properties;
+  if (p.error) return false;
+  return !(p.encoding === 'unversioned' && p.properties.length === 0 && (p.notes ?? []).some((n) => n.includes('mappings')));
+}
+
 /** Reads the export's native data with the first layout of its versions that fits. */
 export function readCookedTexture(exp: SourceExport, source: TextureSource, kind: TextureClassKind): CookedTextureData {
   const props = exp.properties;
   const nativeStart = props.propertyStart + props.propertyBytes;
-  if (props.encoding === 'unversioned' && props.properties.length === 0 && props.notes?.some((n) => n.includes('mappings'))) {
-    throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, 'unversioned properties: the game\'s mappings (.usmap) are needed to find where the texture data starts');
+  if (!propertiesRead(exp)) {
+    const found = findCookedTexture(exp, source, kind);
+    if (found) return found;
+    if (props.error) throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base + nativeStart, `the property stream does not read, so the texture data cannot be found (${props.error})`);
+    throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, 'unversioned properties: the texture data was not found without the game\'s mappings (.usmap); pass them');
   }
-  if (props.error) throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base + nativeStart, `the property stream does not read, so the texture data cannot be found (${props.error})`);
   const layouts = candidateLayouts(source.ue4, source.ue5, source.engine);
   let first: unknown;
   for (const layout of layouts) {
@@ -129,4 +150,36 @@ export function readCookedTexture(exp: SourceExport, source: TextureSource, kind
     }
   }
   throw first;
+}
+
+/** Bytes from the start of the native data to the first pixel format name: bHasGuid, two strip flags, bCooked, and maybe the object's FGuid and bSerializeMipData. */
+const NAME_DISTANCES = [12, 16, 28, 32];
+
+/**
+ * The native data of an export whose property stream cannot be read (unversioned properties
+ * without mappings): found by its first pixel format name, a PF_ name of the name map followed
+ * by a skip offset that the platform data read from there must end at exactly. Only layouts with
+ * a skip offset to check against are accepted, so a stray match in a property value is not.
+ */
+export function findCookedTexture(exp: SourceExport, source: TextureSource, kind: TextureClassKind): CookedTextureData | undefined {
+  if (kind === 'no-pixels') return undefined;
+  const formatNames = new Set<number>();
+  source.names.forEach((n, i) => { if (n.startsWith('PF_')) formatNames.add(i); });
+  if (formatNames.size === 0) return undefined;
+  const layouts = candidateLayouts(source.ue4, source.ue5, source.engine).filter((l) => l.ue5 || exp.streamOffset !== undefined);
+  const view = new DataView(exp.bytes.buffer, exp.bytes.byteOffset, exp.bytes.byteLength);
+  for (let p = 0; p + 8 <= exp.bytes.length; p++) {
+    if (!formatNames.has(view.getUint32(p, true)) || view.getUint32(p + 4, true) !== 0) continue;
+    for (const d of NAME_DISTANCES) {
+      if (p - d < 0) continue;
+      for (const layout of layouts) {
+        try {
+          return readWithLayout(exp, source, layout, kind, p - d);
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+        }
+      }
+    }
+  }
+  return undefined;
 }
