@@ -114,6 +114,7 @@ export class Desktop {
       openRecent: (path) => deps.open(path),
       exportFiles: () => this.send('export'),
       closeInstall: () => this.send('close-install'),
+      closeTab: () => this.send('close-tab'),
       setPane: (pane, visible) => this.setPane(pane, visible),
       about: () => void this.about(),
     }));

@@ -14,6 +14,8 @@ export interface MenuActions {
   openRecent(path: string): void;
   exportFiles(): void;
   closeInstall(): void;
+  /** The page's package tab shown (Ctrl+W as in a browser; the install closes with Ctrl+Shift+W). */
+  closeTab(): void;
   setPane(pane: keyof PaneLayout, visible: boolean): void;
   about(): void;
 }
@@ -39,7 +41,8 @@ export function buildMenuTemplate(state: MenuState, actions: MenuActions): MenuI
     sep,
     { id: 'export', label: 'Export…', accelerator: 'CmdOrCtrl+E', enabled: state.installOpen, click: () => actions.exportFiles() },
     sep,
-    { id: 'close-install', label: 'Close Install', accelerator: 'CmdOrCtrl+W', enabled: state.installOpen, click: () => actions.closeInstall() },
+    { id: 'close-tab', label: 'Close Tab', accelerator: 'CmdOrCtrl+W', enabled: state.installOpen, click: () => actions.closeTab() },
+    { id: 'close-install', label: 'Close Install', accelerator: 'CmdOrCtrl+Shift+W', enabled: state.installOpen, click: () => actions.closeInstall() },
   ];
   if (!mac) file.push(sep, { role: 'quit', label: 'Quit' });
 

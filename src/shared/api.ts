@@ -81,10 +81,11 @@ export type ApiEvent =
   | { type: 'menu'; command: MenuCommand };
 
 /**
- * What the native menu asks of the page: start an export of the selection, close the install,
+ * What the native menu asks of the page: start an export of the selection, close the install or
+ * the package tab shown,
  * show or hide a pane (the View menu's check marks decide; the main process remembers them).
  */
-export type MenuCommand = 'export' | 'close-install' | 'show-sidebar' | 'hide-sidebar' | 'show-details' | 'hide-details';
+export type MenuCommand = 'export' | 'close-install' | 'close-tab' | 'show-sidebar' | 'hide-sidebar' | 'show-details' | 'hide-details';
 
 export interface PakScopeApi {
   appInfo(): Promise<AppInfo>;

@@ -283,6 +283,7 @@ const actionsLog = (): { log: string[]; actions: MenuActions } => {
       openRecent: (p) => log.push(`openRecent ${p}`),
       exportFiles: () => log.push('export'),
       closeInstall: () => log.push('closeInstall'),
+      closeTab: () => log.push('closeTab'),
       setPane: (p, v) => log.push(`pane ${p} ${v}`),
       about: () => log.push('about'),
     },
@@ -304,7 +305,8 @@ describe('the menu template', () => {
       ['Open File…', 'CmdOrCtrl+Shift+O'],
       ['Open Recent', null],
       ['Export…', 'CmdOrCtrl+E'],
-      ['Close Install', 'CmdOrCtrl+W'],
+      ['Close Tab', 'CmdOrCtrl+W'],
+      ['Close Install', 'CmdOrCtrl+Shift+W'],
       ['Quit', null],
     ]);
     expect(findItem(menu, ['File', 'Quit']).role).toBe('quit');
@@ -317,10 +319,10 @@ describe('the menu template', () => {
     expect(findItem(menu, ['View', 'Sidebar'])).toMatchObject({ type: 'checkbox', checked: true, accelerator: 'CmdOrCtrl+B' });
     expect(findItem(menu, ['View', 'File Details'])).toMatchObject({ type: 'checkbox', checked: true, accelerator: 'CmdOrCtrl+I' });
 
-    for (const path of [['File', 'Open Folder…'], ['File', 'Open File…'], ['File', 'Export…'], ['File', 'Close Install'], ['View', 'Sidebar'], ['View', 'File Details'], ['Help', 'About PakScope']]) {
+    for (const path of [['File', 'Open Folder…'], ['File', 'Open File…'], ['File', 'Export…'], ['File', 'Close Tab'], ['File', 'Close Install'], ['View', 'Sidebar'], ['View', 'File Details'], ['Help', 'About PakScope']]) {
       findItem(menu, path).click!();
     }
-    expect(log).toEqual(['openFolder', 'openFile', 'export', 'closeInstall', 'pane sidebar false', 'pane details false', 'about']);
+    expect(log).toEqual(['openFolder', 'openFile', 'export', 'closeTab', 'closeInstall', 'pane sidebar false', 'pane details false', 'about']);
   });
 
   it('keeps Reload and the developer tools out of a packaged build', () => {

@@ -7,7 +7,9 @@
 import { tick } from 'svelte';
 import type { AppInfo, ContainerSummary, FileDetails, InstallSummary, MenuCommand, TreeEntry } from '../../../shared/api.js';
 import { rememberOpenPath, type Bridge } from './api.js';
-import { isPackageTreeEntry } from './package-view.js';
+import { NavHistory } from './nav-history.js';
+import { cycle, neighbourAfterClose, newTab, replaceTab, type PackageTab } from './package-tabs.js';
+import { isMainPackageEntry } from './package-view.js';
 import { TreeModel } from './tree-model.js';
 import { revealPath } from './tree-reveal.js';
 import type { VerifyState } from './verify-state.js';
@@ -33,6 +35,12 @@ export interface AppView {
   revealTreeRow(index: number): void;
   focusFilter(): void;
   focusPath(): void;
+}
+
+/** A place back and forward go to: a package shown, or a file selected in the file view. */
+export interface Place {
+  kind: 'package' | 'file';
+  path: string;
 }
 
 export function messageOf(e: unknown): string {
@@ -74,9 +82,9 @@ export class AppState {
   detailsError = $state<string | null>(null);
   verify = $state<VerifyState>({ state: 'idle' });
 
-  /** The package shown over the file view, and its install; the tab stays when another package opens. */
-  pkg = $state.raw<{ installId: string; path: string } | null>(null);
-  pkgTab = $state('summary');
+  /** The open packages (tabs over the file view), and the one shown (null: the file view). */
+  tabs = $state.raw<PackageTab[]>([]);
+  activeTab = $state<number | null>(null);
 
   readonly tree: TreeModel;
 
@@ -124,6 +132,7 @@ export class AppState {
       if (previous && previous.id !== summary.id) void this.api.closeInstall({ installId: previous.id }).catch(() => undefined);
       rememberOpenPath(summary.root);
       this.pathInput = summary.root;
+      this.#forgetPlaces();
       this.filterText = '';
       this.selectedContainer = null;
       await this.tree.reset();
@@ -161,6 +170,7 @@ export class AppState {
     this.install = null;
     this.selectedContainer = null;
     this.keysOpen = false;
+    this.#forgetPlaces();
     this.filterText = '';
     this.pathInput = '';
     rememberOpenPath(null);
@@ -169,6 +179,14 @@ export class AppState {
     } catch (e) {
       this.showError(messageOf(e));
     }
+  }
+
+  /** A newly opened (or re-opened) install starts with no package tabs and no history. */
+  #forgetPlaces(): void {
+    this.tabs = [];
+    this.activeTab = null;
+    this.#history.clear();
+    this.historyVersion++;
   }
 
   // ---- filter ----
@@ -259,19 +277,79 @@ export class AppState {
     void this.tree.reload().catch((e: unknown) => this.showError(messageOf(e)));
   }
 
-  // ---- package view ----
-  openPackage(path: string): void {
+  // ---- package tabs ----
+  /** The package tab shown, or null for the file view. */
+  get pkg(): PackageTab | null {
+    const install = this.install;
+    return this.tabs.find((t) => t.id === this.activeTab && t.installId === install?.id) ?? null;
+  }
+  /** The shown package's view (Summary, Properties, ...); a new tab starts at the last one chosen. */
+  get pkgTab(): string {
+    return this.pkg?.view ?? this.#lastView;
+  }
+  set pkgTab(view: string) {
+    this.#lastView = view;
+    const pkg = this.pkg;
+    if (pkg && pkg.view !== view) this.tabs = replaceTab(this.tabs, pkg.id, { view });
+  }
+  #lastView = 'summary';
+
+  /**
+   * Shows a package: in a new tab (`newTab`, or when the file view is showing and no tab has it),
+   * else in the tab shown. A tab that already shows it is brought forward.
+   */
+  openPackage(path: string, opts: { newTab?: boolean } = {}): void {
     const install = this.install;
     if (!install) return;
-    if (this.pkg?.installId !== install.id) this.pkgTab = 'summary'; // a fresh view starts at the summary
-    this.pkg = { installId: install.id, path };
+    const pkg = this.pkg;
+    const existing = this.tabs.find((t) => t.installId === install.id && t.path === path);
+    if (existing) this.activeTab = existing.id;
+    else if (pkg && !opts.newTab) this.tabs = replaceTab(this.tabs, pkg.id, { path });
+    else {
+      const tab = newTab(install.id, path, this.#lastView);
+      this.tabs = [...this.tabs, tab];
+      this.activeTab = tab.id;
+    }
+    this.#visited();
   }
+  /** Back to the file view; the package tabs stay. */
+  showFiles(): void {
+    this.activeTab = null;
+    this.#visited();
+  }
+  /** Esc and the package view's back button. */
   closePackage(): void {
-    this.pkg = null;
+    this.showFiles();
   }
-  /** From the graph: show the package and select it in the tree (opening folders; a filter that hides it goes). */
-  async goToPackage(path: string): Promise<void> {
-    this.openPackage(path);
+  showTab(id: number | null): void {
+    this.activeTab = id;
+    this.#visited();
+  }
+  closeTab(id: number): void {
+    if (this.activeTab === id) this.activeTab = neighbourAfterClose(this.tabs, id);
+    this.tabs = this.tabs.filter((t) => t.id !== id);
+    this.#visited();
+  }
+  /** Ctrl+W: closes the package tab shown (the file view stays). */
+  closeActiveTab(): boolean {
+    const pkg = this.pkg;
+    if (!pkg) return false;
+    this.closeTab(pkg.id);
+    return true;
+  }
+  /** Ctrl+Tab, Ctrl+Shift+Tab. */
+  cycleTab(step: 1 | -1): void {
+    const install = this.install;
+    this.showTab(cycle(this.tabs.filter((t) => t.installId === install?.id), this.pkg?.id ?? null, step));
+  }
+
+  /** From the graph or a reference: show the package and select it in the tree (opening folders; a filter that hides it goes). */
+  async goToPackage(path: string, opts: { newTab?: boolean } = {}): Promise<void> {
+    this.openPackage(path, opts);
+    await this.#reveal(path);
+  }
+  /** Selects `path` in the tree, opening its folders; a filter that hides it goes. */
+  async #reveal(path: string): Promise<void> {
     if (!(await revealPath(this.tree, path)) && this.tree.filter) {
       this.filterText = '';
       await this.applyFilter('');
@@ -279,18 +357,69 @@ export class AppState {
     }
     this.view.revealTreeRow(this.tree.selected);
   }
-  /** While a package is shown, selecting another package file shows that one; another file goes back to the file view. */
+  /**
+   * The right pane shows what is selected: a package file selected while a package shows replaces
+   * it; any other file (a .ubulk or .uexp too) shows in the file view.
+   */
   #packageFollowsSelection(): void {
     const s = this.selected;
     const pkg = this.pkg;
-    if (!pkg || !s || s.isDir || s.path === pkg.path) return;
-    this.pkg = isPackageTreeEntry(s) ? { ...pkg, path: s.path } : null;
+    if (!s || s.isDir) return;
+    if (pkg && s.path !== pkg.path) {
+      if (isMainPackageEntry(s)) this.tabs = replaceTab(this.tabs, pkg.id, { path: s.path });
+      else this.activeTab = null;
+    }
+    this.#visited();
+  }
+
+  // ---- back and forward ----
+  readonly #history = new NavHistory<Place>((a, b) => a.kind === b.kind && a.path === b.path);
+  /** Set while history moves, so the moves themselves are not recorded. */
+  #travelling = 0;
+  /** Bumped when the history changes (it is plain data). */
+  historyVersion = $state(0);
+  get canBack(): boolean {
+    void this.historyVersion;
+    return this.#history.canBack;
+  }
+  get canForward(): boolean {
+    void this.historyVersion;
+    return this.#history.canForward;
+  }
+  /** Records where the user is now: the package shown, else the file selected. */
+  #visited(): void {
+    if (this.#travelling) return;
+    const pkg = this.pkg;
+    const s = this.selected;
+    const place: Place | null = pkg ? { kind: 'package', path: pkg.path } : s && !s.isDir ? { kind: 'file', path: s.path } : null;
+    if (!place) return;
+    this.#history.visit(place);
+    this.historyVersion++;
+  }
+  back(): Promise<void> {
+    return this.#travel(this.#history.back());
+  }
+  forward(): Promise<void> {
+    return this.#travel(this.#history.forward());
+  }
+  async #travel(place: Place | undefined): Promise<void> {
+    this.historyVersion++;
+    if (!place || !this.install) return;
+    this.#travelling++;
+    try {
+      if (place.kind === 'package') this.openPackage(place.path);
+      else this.activeTab = null;
+      await this.#reveal(place.path);
+    } finally {
+      this.#travelling--;
+    }
   }
 
   // ---- native menu (Electron) ----
   menuCommand(command: MenuCommand): void {
     if (command === 'export') this.openExport();
     else if (command === 'close-install') void this.closeInstall();
+    else if (command === 'close-tab') this.closeActiveTab();
     else if (command === 'show-sidebar' || command === 'hide-sidebar') this.panes.sidebar = command === 'show-sidebar';
     else if (command === 'show-details' || command === 'hide-details') this.panes.details = command === 'show-details';
   }

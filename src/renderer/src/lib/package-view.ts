@@ -45,6 +45,11 @@ export function isPackageTreeEntry(e: TreeEntry | null | undefined, chunkType?: 
   return !!e && !e.isDir && isPackageEntry(e.path, chunkType);
 }
 
+/** A package's own file, not its .uexp/.ubulk companion: selecting one while a package shows shows that package. */
+export function isMainPackageEntry(e: TreeEntry | null | undefined): boolean {
+  return !!e && !e.isDir && isPackageFileName(e.path.slice(e.path.lastIndexOf('/') + 1).toLowerCase());
+}
+
 /** The region holding `offset` (regions sorted by start, not overlapping), or -1. */
 export function regionIndexAt(regions: readonly PackageByteRegion[], offset: number): number {
   let lo = 0, hi = regions.length - 1;
