@@ -227,6 +227,34 @@ describe('pakscope info, tree, cat', () => {
     expect(text.out).toMatch(/^ {2}TOC version +8 /m);
   });
 
+  it('describes every container of a folder (pak versions and index offsets as MANIFEST.tsv gives them)', async () => {
+    const manifest = (await readFile(corpus('MANIFEST.tsv'), 'utf8')).split('\n').filter((l) => l.startsWith('pak/'));
+    const expected = manifest.map((l) => {
+      const [local, , , , , , , , notes] = l.split('\t');
+      return { path: corpus(local!), version: Number(/version=(\d+)/.exec(notes!)![1]), indexOffset: Number(/indexOffset=(\d+)/.exec(notes!)![1]) };
+    }).sort((a, b) => a.path.localeCompare(b.path));
+    expect(expected).toHaveLength(14);
+    const r = await pakscope(['info', corpus('pak'), '--json']);
+    expect(r.code).toBe(0); // the encrypted ones are described without their key (warnings)
+    const { containers } = JSON.parse(r.out) as { containers: { kind: string; path: string; fields: Record<string, unknown> }[] };
+    expect(containers.map((c) => ({
+      path: c.path,
+      version: parseInt(String(c.fields['Pak version']), 10),
+      indexOffset: c.fields['Index offset'],
+    })).sort((a, b) => a.path.localeCompare(b.path))).toEqual(expected);
+    expect(new Set(containers.map((c) => c.kind))).toEqual(new Set(['pak']));
+
+    const text = await pakscope(['info', join(TAGGED, 'Zlib')]);
+    expect(text.code).toBe(0);
+    expect(text.out.split('\n').slice(0, 2)).toEqual([`${join(TAGGED, 'Zlib')}: 1 container`, join(TAGGED, 'Zlib', 'CUE4ParseFixtures-Minimal-Zlib-Windows.utoc')]);
+    expect(text.out).toMatch(/^ {2}Codecs +None: 1, Zlib: 134$/m);
+
+    const empty = await makeTempDir();
+    const none = await pakscope(['info', empty]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(`error: ${empty}: no containers (.utoc, .pak) nor loose packages in this folder\n`);
+  });
+
   it('draws the tree with per-folder counts and sizes, to a depth', async () => {
     const r = await pakscope(['tree', join(TAGGED, 'Oodle'), '--depth', '2']);
     expect(r.code).toBe(0);

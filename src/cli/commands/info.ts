@@ -1,19 +1,21 @@
 /**
- * `pakscope info <container>`: what a container is, from Archive.describe().
+ * `pakscope info <container>`: what a container is, from Archive.describe(); `info <folder>`:
+ * every container of the install the folder is.
  * `pakscope info <path> <package>` and `pakscope info <package file>`: a package, whatever its
  * format, through core/package (the same model the app's package view shows): its summary,
  * then every name, import and export in stored order.
  */
 import { extname } from 'node:path';
-import { open as openFile } from 'node:fs/promises';
+import { open as openFile, stat } from 'node:fs/promises';
 import type { Archive } from '../../core/archive.js';
 import { parseEngineVersion } from '../../core/engine-versions.js';
 import { isContainerFile } from '../../core/install/scan.js';
-import { InstallPackages, openPackageFile, type OpenedPackage, type OpenPackageOptions } from '../../core/package/open-package.js';
+import { InstallPackages, openPackageFile, PackageLookupError, type OpenedPackage, type OpenPackageOptions } from '../../core/package/open-package.js';
 import { isPackageFileName } from '../../core/package/package-files.js';
 import { packageInfoJson, type PackageModel } from '../../core/package-model.js';
 import { PACKAGE_FILE_TAG, findClassicEngineRelease } from '../../core/uasset/versions.js';
 import { JSON_OPTION, type Command, type OptionSpec, type OptionValues } from '../command.js';
+import { plural } from '../format.js';
 import type { Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 
@@ -26,12 +28,14 @@ export const ENGINE_OPTION: OptionSpec = {
 export const infoCommand: Command = {
   name: 'info',
   args: '<path> [package]',
-  summary: 'Describe a container, or a package: summary, names, imports, exports',
+  summary: 'Describe a container (every one of a folder), or a package: names, imports, exports',
   description: [
     'With one container (.utoc or .pak): its format version, flags, entry and file counts, block',
     'size, the codecs its blocks use with their counts, mount point, encryption key GUID and',
     'method, and partitions. An encrypted container is described without its key. --json prints',
-    '{"kind","path","status","fields":{...}} with the same facts.',
+    '{"kind","path","status","fields":{...}} with the same facts. With a folder: every container',
+    'of the install it is (its loose files as one), each as above; --json prints',
+    '{"containers":[...]}.',
     '',
     'With a package: <path> [package] names a package inside the containers and folders of',
     '<path> by its name (/Game/Maps/Entry; a UE1/2 package by its name, Botpack), its path as ls',
@@ -47,6 +51,7 @@ export const infoCommand: Command = {
   ].join('\n'),
   examples: [
     'pakscope info pakchunk0-Windows.utoc',
+    'pakscope info Game/Content/Paks --json',
     'pakscope info Paks /Game/Maps/Entry --json',
     'pakscope info Content/Maps/Level.umap',
     'pakscope info pakchunk0-Windows.pak --json',
@@ -61,7 +66,7 @@ export const infoCommand: Command = {
       return;
     }
     const [path] = args as [string];
-    await session.requireFile(path, 'info');
+    if ((await stat(path)).isDirectory()) return describeFolder(session, path);
     if (await isPackageFile(path)) {
       await printPackage(session, await openPackageFile(path, packageOptions(values)));
       return;
@@ -174,11 +179,37 @@ async function printPackageText(session: Session, opened: OpenedPackage, m: Pack
   }
 }
 
+/**
+ * Every container of the install a folder is (its loose files as one "loose" entry), in the
+ * order the install opened them; --json prints {"containers":[...]} of what one container prints.
+ */
+async function describeFolder(session: Session, path: string): Promise<void> {
+  const install = await session.open([path], { lockedIs: 'warning' });
+  if (!install) return;
+  try {
+    if (install.archives.length === 0) throw new PackageLookupError(`${path}: no containers (.utoc, .pak) nor loose packages in this folder`);
+    if (session.json) {
+      const list = install.archives.map((a) => `  ${JSON.stringify(descriptionJson(a))}`).join(',\n');
+      await session.out.line(`{"containers":[\n${list}\n]}`);
+      return;
+    }
+    await session.out.line(`${path}: ${plural(install.archives.length, 'container')}`);
+    for (const archive of install.archives) await printDescription(session, archive);
+  } finally {
+    await install.close();
+  }
+}
+
+function descriptionJson(archive: Archive): { kind: string; path: string; status: Archive['status']; fields: Record<string, unknown> } {
+  const d = archive.describe();
+  return { kind: d.kind, path: d.path, status: archive.status, fields: d.fields };
+}
+
 async function printDescription(session: Session, archive: Archive): Promise<void> {
   const d = archive.describe();
   const out = session.out;
   if (session.json) {
-    await out.line(JSON.stringify({ kind: d.kind, path: d.path, status: archive.status, fields: d.fields }, null, 2));
+    await out.line(JSON.stringify(descriptionJson(archive), null, 2));
     return;
   }
   const rows: [string, string][] = [['Kind', d.kind], ['Status', statusText(archive)]];
