@@ -6,6 +6,44 @@
  * folder under src/core/assets/<kind>/.
  */
 
+import type { InstallPackages } from '../package/open-package.js';
+import type { Usmap } from '../usmap/types.js';
+import type { WorkerPool } from '../workers/pool.js';
+
+/** Where an asset's package is: a package of an install (a name, an `ls` path or an id), or a package file on disk. */
+export type AssetSource =
+  | { packages: InstallPackages; ref: string }
+  | { file: string };
+
+/** What a conversion may need besides the asset; a kind ignores what does not apply to it. */
+export interface ConvertOptions {
+  /** The game's mappings, for unversioned packages. */
+  mappings?: Usmap;
+  /** Engine release ("5.4") where the package's own versions do not tell. */
+  engine?: string;
+  /** Decode in these workers (else on the calling thread). */
+  pool?: WorkerPool;
+  signal?: AbortSignal;
+  /** Kinds with mips (textures): the one to write; default the largest. */
+  mip?: number;
+  /**
+   * Kinds with slices (cube faces, array layers, volume depth): write only this one (0-based);
+   * default every slice, one file each.
+   */
+  slice?: number;
+}
+
+/** One file a conversion makes. */
+export interface ConvertedFile {
+  /** Added to the asset's name: "" for the only file, "_3" for slice 3 of several. */
+  suffix: string;
+  /** Without the dot: "png", "dds". */
+  extension: string;
+  data: Uint8Array;
+  /** What the user should know about it ("PF_XYZ cannot be decoded: written as .dds"). */
+  note?: string;
+}
+
 export interface AssetKind {
   /** "texture", "sound", "mesh", "table", ... */
   kind: string;
@@ -15,6 +53,12 @@ export interface AssetKind {
   classes: readonly string[];
   /** File extensions it converts to, the one `--format convert` writes first ("png", "dds", "hdr"). */
   converts: readonly string[];
+  /**
+   * Makes files of export `exportIndex` (0-based, in the package's export table) of `source`:
+   * `extension` one of `converts`, or undefined for the kind's default (the first it can make
+   * of this asset). Throws FormatError for bad input, RangeError for options that do not fit.
+   */
+  convert?(source: AssetSource, exportIndex: number, extension: string | undefined, opts: ConvertOptions): Promise<ConvertedFile[]>;
 }
 
 const kinds: AssetKind[] = [];

@@ -26,12 +26,20 @@ import type { WriteResult } from './file-write.js';
 import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
-import { FileFlag, reviveError, type HashTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
+import { UnsupportedPixelFormatError } from '../assets/texture/decode/index.js';
+import type { DecodedImage } from '../assets/texture/types.js';
+import { FileFlag, reviveError, type HashTask, type ImageReply, type ImageTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
 
 export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
   /** checkChunkHash in a worker; `data` is copied, never detached. */
   hash(data: Uint8Array, stored: Uint8Array): Promise<HashCheck>;
+  /**
+   * decodePixels (assets/texture/decode) in a worker: `data`'s buffer is moved there (detached
+   * here), the pixels move back. Errors come back with their class (FormatError,
+   * UnsupportedPixelFormatError).
+   */
+  decodeImage(pixelFormat: string, data: Uint8Array, width: number, height: number, signal?: AbortSignal): Promise<DecodedImage>;
   /**
    * Starts every thread now (a thread's first task otherwise waits for it to start, load its
    * code and set up its codecs: about 0.3 s, more on a busy machine). Resolves once they are ready.
@@ -214,6 +222,23 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       } catch (e) {
         throw new Error(`hash worker failed: ${(e as Error).message ?? e}`);
       }
+    },
+
+    async decodeImage(pixelFormat, data, width, height, signal) {
+      signal?.throwIfAborted();
+      const task: ImageTask = { pixelFormat, data, width, height };
+      // No signal for piscina: aborting a running task ends its worker, and the other jobs in it.
+      // One image takes a bounded time; a cancelled one is dropped when it comes back.
+      const reply = (await piscina.run(task, { name: 'decodeImage', transferList: [data.buffer as ArrayBuffer] })) as ImageReply;
+      signal?.throwIfAborted();
+      if (!reply.ok) {
+        const e = reply.error;
+        if (e.name !== 'UnsupportedPixelFormatError' || e.pixelFormat === undefined) throw reviveError(e);
+        const error = new UnsupportedPixelFormatError(e.pixelFormat, true);
+        error.message = e.message;
+        throw error;
+      }
+      return { width: reply.width, height: reply.height, rgba: reply.rgba, ...(reply.float ? { float: reply.float } : {}) };
     },
 
     async warm() {

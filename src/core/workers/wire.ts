@@ -77,6 +77,19 @@ export interface HashTask {
   stored: Uint8Array;
 }
 
+/** One 2D image to decode (WorkerPool.decodeImage): its stored bytes, moved to the worker. */
+export interface ImageTask {
+  pixelFormat: string;
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** The decoded image (its buffers moved back), or why it did not decode. */
+export type ImageReply =
+  | { ok: true; width: number; height: number; rgba: Uint8Array; float?: Float32Array }
+  | { ok: false; error: WireError };
+
 /** An error as it crosses threads: enough to rebuild its class on the other side. */
 export interface WireError {
   name: string;
@@ -89,6 +102,8 @@ export interface WireError {
   file?: string;
   structure?: string;
   offset?: number;
+  /** UnsupportedPixelFormatError */
+  pixelFormat?: string;
   /** ShortBlockError */
   decodedLength?: number;
   /** System errors (ENOSPC, EEXIST, ...) */
@@ -102,7 +117,7 @@ export function toWireError(e: unknown): WireError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
   const w: WireError = { name: e.name, message: e.message };
   const x = e as Error & Record<string, unknown>;
-  for (const k of ['codec', 'method', 'file', 'structure', 'code', 'syscall', 'path'] as const) {
+  for (const k of ['codec', 'method', 'file', 'structure', 'code', 'syscall', 'path', 'pixelFormat'] as const) {
     if (typeof x[k] === 'string') w[k] = x[k] as string;
   }
   for (const k of ['offset', 'decodedLength', 'errno'] as const) {

@@ -16,9 +16,10 @@ import { runBlockPlan, Scratch } from './block-plan.js';
 import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
 import { unpackWrite } from './packed-writes.js';
-import { JobFlag, toWireError, type HashTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
+import { decodePixels } from '../assets/texture/decode/index.js';
+import { JobFlag, toWireError, type HashTask, type ImageReply, type ImageTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
-export type { HashTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
+export type { HashTask, ImageTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 // Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
 export { packWrites, unpackWrite } from './packed-writes.js';
 
@@ -60,6 +61,34 @@ export async function warm(): Promise<void> {
 
 export async function hash(task: HashTask): Promise<HashCheck> {
   return checkChunkHash(task.stored, task.data);
+}
+
+/** One texture image (WorkerPool.decodeImage): its pixels move back, or the error comes back as a value. */
+export function decodeImage(task: ImageTask): unknown {
+  let reply: ImageReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const image = decodePixels(task.pixelFormat, task.data, task.width, task.height);
+    const rgba = whole(image.rgba);
+    transfer.push(rgba.buffer as ArrayBuffer);
+    let float: Float32Array | undefined;
+    if (image.float) {
+      float = whole(image.float);
+      transfer.push(float.buffer as ArrayBuffer);
+    }
+    reply = { ok: true, width: image.width, height: image.height, rgba, ...(float ? { float } : {}) };
+  } catch (e) {
+    reply = { ok: false, error: toWireError(e) };
+  }
+  return move({
+    get [transferableSymbol]() { return transfer; },
+    get [valueSymbol]() { return reply; },
+  });
+}
+
+/** The array itself when it spans its buffer (moved as is), else a copy that does. */
+function whole<T extends Uint8Array | Float32Array>(a: T): T {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
 }
 
 function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {

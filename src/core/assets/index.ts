@@ -1,0 +1,9 @@
+/**
+ * The asset kinds and the converter registry. Import from here (not registry.ts): this module
+ * registers every kind, so assetKindOf knows them all. A new kind adds its line below.
+ */
+import './texture/kind.js';
+
+export { assetKindOf, assetKinds, registerAssetKind } from './registry.js';
+export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions } from './registry.js';
+export { convertExport, convertibleExports, type ConvertibleExport } from './convert.js';

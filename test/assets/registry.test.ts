@@ -1,0 +1,29 @@
+/** The converter registry: the texture kind is registered, and a package's convertible exports are found by class alone. */
+import { describe, expect, it } from 'vitest';
+import { assetKindOf, convertExport, convertibleExports, registerAssetKind } from '../../src/core/assets/index.js';
+
+describe('the converter registry', () => {
+  it('knows the texture kind by its classes: the texture view, PNG first', () => {
+    for (const c of ['Texture2D', 'TextureCube', 'Texture2DArray', 'TextureCubeArray', 'VolumeTexture']) {
+      const kind = assetKindOf(c);
+      expect(kind?.kind).toBe('texture');
+      expect(kind?.view).toBe('texture');
+      expect(kind?.converts).toEqual(['png', 'dds', 'hdr']);
+    }
+    expect(assetKindOf('StaticMesh')).toBeUndefined();
+  });
+
+  it('lists the exports a kind converts, and refuses an extension the kind does not make', () => {
+    const exports = [
+      { name: 'SM_Rock', class: 'StaticMesh' },
+      { name: 'T_Rock', class: 'Texture2D' },
+    ];
+    const found = convertibleExports({ exports } as never);
+    expect(found.map((e) => [e.index, e.name, e.kind.kind])).toEqual([[1, 'T_Rock', 'texture']]);
+    expect(() => convertExport({ file: '/nowhere' }, found[0]!, 'wav')).toThrow(/converts to .png, .dds, .hdr, not .wav/);
+  });
+
+  it('refuses a class claimed by two kinds', () => {
+    expect(() => registerAssetKind({ kind: 'other', view: 'other', classes: ['Texture2D'], converts: [] })).toThrow(/claimed by both texture and other/);
+  });
+});
