@@ -15,6 +15,7 @@ import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { lsCommand } from './commands/ls.js';
 import { propsCommand } from './commands/props.js';
+import { textureCommand } from './commands/texture.js';
 import { thumbnailCommand } from './commands/thumbnail.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
@@ -24,7 +25,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, textureCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

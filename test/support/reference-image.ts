@@ -58,7 +58,7 @@ export function channelErrors(actual: Uint8Array, expected: Uint8Array): { mean:
   const sum = [0, 0, 0, 0], max = [0, 0, 0, 0];
   for (let i = 0; i < actual.length; i++) {
     const d = Math.abs(actual[i]! - expected[i]!);
-    sum[i & 3] += d;
+    sum[i & 3] = sum[i & 3]! + d;
     if (d > max[i & 3]!) max[i & 3] = d;
   }
   const pixels = actual.length / 4;

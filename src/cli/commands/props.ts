@@ -84,10 +84,11 @@ export const propsCommand: Command = {
   },
 };
 
-async function loadMappings(values: OptionValues): Promise<{ mappings?: Usmap }> {
+/** --usmap FILE parsed, for the commands that take it. */
+export async function loadMappings(values: OptionValues, command = 'props'): Promise<{ mappings?: Usmap }> {
   const file = values['usmap'];
   if (file === undefined) return {};
-  if (typeof file !== 'string' || file === '') throw new UsageError('--usmap takes a mappings file (.usmap)', 'props');
+  if (typeof file !== 'string' || file === '') throw new UsageError('--usmap takes a mappings file (.usmap)', command);
   return { mappings: parseUsmap(new Uint8Array(await readFile(file)), file) };
 }
 
