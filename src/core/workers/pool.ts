@@ -26,7 +26,6 @@ import type { WriteResult } from './file-write.js';
 import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
-import { UnsupportedPixelFormatError } from '../assets/texture/decode/index.js';
 import type { DecodedImage } from '../assets/texture/types.js';
 import { FileFlag, reviveError, type HashTask, type ImageReply, type ImageTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
 
@@ -231,13 +230,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       // One image takes a bounded time; a cancelled one is dropped when it comes back.
       const reply = (await piscina.run(task, { name: 'decodeImage', transferList: [data.buffer as ArrayBuffer] })) as ImageReply;
       signal?.throwIfAborted();
-      if (!reply.ok) {
-        const e = reply.error;
-        if (e.name !== 'UnsupportedPixelFormatError' || e.pixelFormat === undefined) throw reviveError(e);
-        const error = new UnsupportedPixelFormatError(e.pixelFormat, true);
-        error.message = e.message;
-        throw error;
-      }
+      if (!reply.ok) throw reviveError(reply.error);
       return { width: reply.width, height: reply.height, rgba: reply.rgba, ...(reply.float ? { float: reply.float } : {}) };
     },
 

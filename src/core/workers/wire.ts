@@ -4,7 +4,7 @@
  * only its caller. Errors cross as WireError and are rebuilt with their class and fields.
  */
 import type { AesParams } from '../crypto/aes.js';
-import { DecodeError, FormatError, KeyError, UnsupportedCodecError } from '../errors.js';
+import { DecodeError, FormatError, KeyError, UnsupportedCodecError, UnsupportedPixelFormatError } from '../errors.js';
 import { ShortBlockError, type BlockPlan } from './block-plan.js';
 import type { Claim } from './file-write.js';
 import type { PackedWrites } from './packed-writes.js';
@@ -134,6 +134,7 @@ export function reviveError(w: WireError): Error {
     e = new FormatError(w.file, w.structure, w.offset, '');
   } else if (w.name === 'ShortBlockError' && w.decodedLength !== undefined) e = new ShortBlockError(w.decodedLength);
   else if (w.name === 'KeyError') e = new KeyError(w.message);
+  else if (w.name === 'UnsupportedPixelFormatError' && w.pixelFormat !== undefined) e = new UnsupportedPixelFormatError(w.pixelFormat, true);
   else {
     e = new Error(w.message);
     if (w.name !== 'Error') e.name = w.name;
