@@ -7,7 +7,7 @@ import type { InstallPackages } from '../../../package/open-package.js';
 import type { PropertyEntry, PropertyValue } from '../../../properties/types.js';
 import type { Texture, TextureMip } from '../types.js';
 import { type BulkDataRef, type BulkFiles, MissingPayloadError, readBulkPayload } from './bulk-data.js';
-import { imageBytes } from './format-size.js';
+import { pixelFormatInfo, sliceBytes } from '../decode/index.js';
 import { type SourceExport, type TextureReadOptions, type TextureSource, fileTextureSource, installTextureSource } from './package-source.js';
 import { memoryPayload } from './payload.js';
 import { type CookedTextureData, TEXTURE_CLASSES, propertiesRead, readCookedTexture, textureClassKind, textureClassName } from './texture-serialize.js';
@@ -78,6 +78,10 @@ function textureOf(source: TextureSource, opts: TextureReadOptions): Texture {
   }
   return platform.virtual ? virtualTexture(source, exp, cooked, files, base, notes) : plainTexture(source, exp, cooked, files, base, notes);
 }
+
+/** Bytes of one width x height image of the format; undefined for a format the pixel format table does not know. */
+const imageBytes = (format: string, width: number, height: number): number | undefined =>
+  (pixelFormatInfo(format) ? sliceBytes(format, width, height) : undefined);
 
 const numberOr = (v: PropertyValue | undefined, d: number): number => (typeof v === 'number' ? v : d);
 

@@ -20,7 +20,7 @@
 import { FormatError } from '../../../errors.js';
 import type { BinaryReader } from '../../../io/binary-reader.js';
 import { type BulkDataRef, type BulkFiles, type BulkHeaderContext, readBulkData, readBulkPayload } from './bulk-data.js';
-import { formatBlock } from './format-size.js';
+import { pixelFormatInfo } from '../decode/index.js';
 import type { CookedTextureLayout } from './layout.js';
 
 interface TileOffsetData {
@@ -189,8 +189,9 @@ export const levelSize = (vt: VirtualTextureData, level: number): { width: numbe
  */
 export async function assembleVirtualLevel(vt: VirtualTextureData, level: number, files: BulkFiles, file: string, signal?: AbortSignal): Promise<Uint8Array> {
   const format = vt.layerTypes[0]!;
-  const block = formatBlock(format);
-  if (!block) throw new FormatError(file, 'virtual texture', 0, `unknown pixel format ${format}`);
+  const info = pixelFormatInfo(format);
+  if (!info) throw new FormatError(file, 'virtual texture', 0, `unknown pixel format ${format}`);
+  const block = { w: info.blockWidth, h: info.blockHeight, bytes: info.blockBytes };
   const { tileSize, tileBorderSize: border } = vt;
   if (tileSize % block.w !== 0 || tileSize % block.h !== 0 || border % block.w !== 0 || border % block.h !== 0) {
     throw new FormatError(file, 'virtual texture', 0, `tiles of ${tileSize} pixels with a ${border}-pixel border do not cut at ${format}'s ${block.w}x${block.h} blocks`);
