@@ -70,7 +70,7 @@ describe('FByteBulkData headers and payloads', () => {
     expect(Buffer.from(await readBulkPayload(ref, files, 'mip 0')).equals(Buffer.from(data))).toBe(true);
     // A corrupt block is a FormatError naming the file and the block's offset.
     const bad = ubulk.slice();
-    bad[50 + 64 + 2] ^= 0xff; // inside the first zlib block, which starts after the 64-byte header and block table
+    bad[116] = bad[116]! ^ 0xff; // 50 + 64 + 2: inside the first zlib block, after the 64-byte header and block table
     const badFiles: BulkFiles = { ...files, separate: () => memoryPayload('x.ubulk', bad) };
     await expect(readBulkPayload(ref, badFiles, 'mip 0')).rejects.toThrow(FormatError);
     await expect(readBulkPayload(ref, badFiles, 'mip 0')).rejects.toThrow(/x\.ubulk: mip 0 compressed bulk data at byte 114: /);
