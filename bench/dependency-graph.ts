@@ -5,7 +5,7 @@
  * header parse of the same graph (written with bench/container-header-writer.ts) and naming
  * 250,000 packages by FPackageId. Not a test: run `npx tsx bench/dependency-graph.ts`.
  */
-import { DependencyGraphBuilder } from '../src/core/graph/dependency-graph.js';
+import { DependencyGraphBuilder } from '../src/core/graph/graph-builder.js';
 import { hexWords, packageIdFromName } from '../src/core/hash/cityhash64.js';
 import { parseContainerHeader } from '../src/core/iostore/container-header.js';
 import { writeContainerHeader } from './container-header-writer.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/core/errors.js';
-import { DependencyGraphBuilder } from '../../src/core/graph/dependency-graph.js';
+import { DependencyGraphBuilder } from '../../src/core/graph/graph-builder.js';
 import { parseDirectoryIndex } from '../../src/core/iostore/directory-index.js';
 import { parseClassicPackageModel } from '../../src/core/package-model.js';
 import { writeUe12Package } from '../ue12/writer.js';

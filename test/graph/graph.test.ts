@@ -1,7 +1,8 @@
 // The dependency graph: the core on a small synthetic graph with cycles, then built from the real
 // cue58 container headers (IoStore) and import maps (LegacyPak).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DependencyGraphBuilder, type DependencyGraph } from '../../src/core/graph/dependency-graph.js';
+import type { DependencyGraph } from '../../src/core/graph/dependency-graph.js';
+import { DependencyGraphBuilder } from '../../src/core/graph/graph-builder.js';
 import { buildDependencyGraph, nameImportedPackages } from '../../src/core/graph/build-graph.js';
 import { packageIdFromName } from '../../src/core/hash/cityhash64.js';
 import { openInstall, type Install } from '../../src/core/install/install.js';

@@ -21,7 +21,8 @@ import { parseClassicPackageModel } from '../package-model.js';
 import { withoutExtension } from '../package/package-files.js';
 import type { InstallPackages } from '../package/open-package.js';
 import { PackageIndex, type IndexedPackage } from '../package/package-index.js';
-import { DependencyGraph, DependencyGraphBuilder } from './dependency-graph.js';
+import { DependencyGraph } from './dependency-graph.js';
+import { DependencyGraphBuilder } from './graph-builder.js';
 
 export interface BuildGraphOptions {
   /**

@@ -1,3 +1,4 @@
 // The package dependency graph of an install (container headers; classic import maps).
-export { DependencyGraph, DependencyGraphBuilder, type GraphCounts, type GraphStep } from './dependency-graph.js';
+export { DependencyGraph, type GraphCounts, type GraphStep } from './dependency-graph.js';
+export { DependencyGraphBuilder } from './graph-builder.js';
 export { buildDependencyGraph, nameImportedPackages, type BuildGraphOptions } from './build-graph.js';

@@ -7,4 +7,6 @@ export { readObjectProperties, type ObjectBytes } from './object.js';
 export { uassetProperties, zenProperties, zenPropertyVersions, type ReadPropertiesOptions } from './package.js';
 export { ue12Properties } from './ue12.js';
 export { installPackageProperties, packageFileProperties, type OpenPropertiesOptions, type OpenedProperties } from './open.js';
-export { PropertyReader, readUnversionedHeader, MAX_PROPERTY_DEPTH } from './reader.js';
+export { PropertyReader } from './reader.js';
+export { readUnversionedHeader } from './unversioned-stream.js';
+export { MAX_PROPERTY_DEPTH } from './property-errors.js';

@@ -15,7 +15,7 @@ import { Ue12ObjectFlags } from '../ue12/flags.js';
 import type { Ue12Export, Ue12Package } from '../ue12/package.js';
 import { Ue12Version } from '../ue12/versions.js';
 import type { ExportProperties, PackageProperties, PropertyEntry, PropertyValue } from './types.js';
-import { detailOf } from './reader.js';
+import { detailOf } from './property-errors.js';
 import { float32Value, rawSuffix, toHex } from './values.js';
 
 /** UE1/2 property types by their info-byte number. */
