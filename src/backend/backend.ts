@@ -26,6 +26,7 @@ import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
 import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
 import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
+import { checkOpenable, PathGrants } from './path-grants.js';
 import { RecentList } from './recent.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 
@@ -51,6 +52,8 @@ export interface BackendOptions {
   openInstall?: OpenInstallFn;
   /** Where AES keys are remembered per install; by default keys.json (mode 0600) in configDir. */
   keyStore?: KeyStore;
+  /** Tests: every path may be opened, as if the user had given it (path-grants.ts). */
+  anyPath?: boolean;
 }
 
 interface OpenEntry {
@@ -75,9 +78,12 @@ export class Backend implements PakScopeApi {
   private readonly graphs = new GraphService(this.packages);
   private readonly properties = new PropertiesService(this.packages);
   private readonly mappings: MappingsService;
+  private readonly grants: PathGrants;
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
+    const confirm = opts.dialogs.confirmOpen?.bind(opts.dialogs);
+    this.grants = new PathGrants({ ...(confirm ? { confirm } : {}), ...(opts.anyPath ? { anyPath: true } : {}) });
     this.openFn = opts.openInstall ?? coreOpenInstall;
     this.exports = new ExportService({ emit: (e) => this.emit(e), pickedOnly: opts.dialogs.pickExportFolder !== undefined });
     this.keys = new KeyService(opts.keyStore ?? new FileKeyStore(opts.configDir), opts.decoder);
@@ -101,6 +107,14 @@ export class Backend implements PakScopeApi {
     }
   }
 
+  /**
+   * A path the user gave outside the page: the command line, a second launch, a file dropped on
+   * the window (Electron's preload), the path given to `npm run web`. The page may open it.
+   */
+  grantPath(path: string): void {
+    this.grants.grant(path);
+  }
+
   // ---- API ----
 
   async appInfo(): Promise<AppInfo> {
@@ -111,10 +125,14 @@ export class Backend implements PakScopeApi {
    * Opens a folder or a container file. Opening the same path with the same keys again answers
    * the install already open (the browser host opens the start-up install before the page asks).
    */
-  async openInstall(req: { path: string; aesKeys?: string[] }): Promise<InstallSummary> {
+  async openInstall(req: { path: string; aesKeys?: string[]; confirmed?: boolean }): Promise<InstallSummary> {
     if (req.path.trim() === '') throw new RequestError('no path given: choose a game folder or a container file');
     const root = resolve(req.path.trim());
     const keys = KeyRing.fromArgs(req.aesKeys ?? []); // throws KeyError on a malformed key, before any file is touched
+    // Only paths the user gave, asked before the disk is (the answer must not tell what exists).
+    await this.grants.permit(root, 'install', req.confirmed === true,
+      async () => [...(await this.recent.list()), ...[...this.installs.values()].map((e) => e.root)]);
+    await checkOpenable(root);
     const asked = (req.aesKeys ?? []).map((k) => k.trim());
     // The same install, opened with these keys or more (the browser host opens it with the
     // command line's keys, then the page asks for it by path alone), is the one already open.
@@ -227,8 +245,8 @@ export class Backend implements PakScopeApi {
     return this.recent.list();
   }
 
-  pickPath(req: { kind: 'folder' | 'file' }): Promise<string | null> {
-    return req.kind === 'folder' ? this.opts.dialogs.pickFolder() : this.opts.dialogs.pickFile();
+  async pickPath(req: { kind: 'folder' | 'file' }): Promise<string | null> {
+    return this.grants.grant(await (req.kind === 'folder' ? this.opts.dialogs.pickFolder() : this.opts.dialogs.pickFile()));
   }
 
   // ---- export and keys (export.ts, keys.ts) ----
@@ -310,14 +328,21 @@ export class Backend implements PakScopeApi {
     return this.mappings.status(entry.root);
   }
 
-  async setMappings(req: { installId: string; path: string }): Promise<MappingsStatus> {
+  async setMappings(req: { installId: string; path: string; confirmed?: boolean }): Promise<MappingsStatus> {
     const { entry } = await this.opened(req.installId);
+    if (req.path.trim() !== '') {
+      // The file in use already may be chosen again; any other only as openInstall allows.
+      await this.grants.permit(req.path.trim(), 'mappings', req.confirmed === true, async () => {
+        const current = await this.mappings.store.load(entry.root);
+        return current === null ? [] : [current];
+      });
+    }
     return this.mappings.set(entry.root, req.path);
   }
 
   async pickMappings(req: { installId: string }): Promise<MappingsStatus | null> {
     const { entry } = await this.opened(req.installId);
-    const path = (await this.opts.dialogs.pickMappingsFile?.()) ?? null;
+    const path = this.grants.grant((await this.opts.dialogs.pickMappingsFile?.()) ?? null);
     return path === null ? null : this.mappings.set(entry.root, path);
   }
 

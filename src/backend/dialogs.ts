@@ -12,6 +12,12 @@ export interface Dialogs {
   pickExportFolder?(): Promise<string | null>;
   /** A mappings file (.usmap). Present only where there is a native dialog (Electron). */
   pickMappingsFile?(): Promise<string | null>;
+  /**
+   * Asks the user whether the page may open a path they did not pick (typed in the path field).
+   * Present only where there is a native dialog (Electron): the page cannot answer it. Without
+   * it, the page's own confirmation counts (path-grants.ts).
+   */
+  confirmOpen?(path: string, use: 'install' | 'mappings'): Promise<boolean>;
 }
 
 export const noDialogs: Dialogs = {

@@ -4,9 +4,9 @@
  * host answers it with `status` instead of 500; the app shows the message as it shows any error.
  */
 export class RequestError extends Error {
-  /** The HTTP status the browser host answers with: 400 bad request, 404 not found. */
-  readonly status: 400 | 404;
-  constructor(message: string, status: 400 | 404 = 400) {
+  /** The HTTP status the browser host answers with: 400 bad request, 403 not allowed (path-grants.ts), 404 not found. */
+  readonly status: 400 | 403 | 404;
+  constructor(message: string, status: 400 | 403 | 404 = 400) {
     super(message);
     this.name = 'RequestError';
     this.status = status;

@@ -78,6 +78,7 @@ export async function runHost(argv: readonly string[], opts: RunHostOptions = {}
       }
     });
     try {
+      backend.grantPath(args.path); // the user gave it: the page may open it again
       const summary = await backend.openInstall(args.aesKeys.length ? { path: args.path, aesKeys: args.aesKeys } : { path: args.path });
       const problems = summary.containers.filter((c) => c.status.state !== 'ok');
       print(`Opened ${summary.containers.length} container(s), ${summary.fileCount} files` +

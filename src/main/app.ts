@@ -24,6 +24,8 @@ import { fileStateStore, parseWindowState, placeWindow, type StateStore } from '
 /** What startApp needs of the backend: the API plus its event stream and shutdown. */
 export interface AppBackend extends PakScopeApi {
   onEvent(listener: (event: ApiEvent) => void): () => void;
+  /** A path the user gave outside the page (command line, second launch, open-file, menu, drop): the page may open it. */
+  grantPath(path: string): void;
   emit(event: ApiEvent): void;
   close(): Promise<void>;
 }
@@ -125,7 +127,7 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   void desktop.refreshRecent();
 
   const isAppUrl = appUrlMatcher(config);
-  registerIpc(shell.ipcMain, observeInstalls(backend, (root) => desktop.installChanged(root)), isAppUrl);
+  registerIpc(shell.ipcMain, observeInstalls(backend, (root) => desktop.installChanged(root)), isAppUrl, (path) => backend.grantPath(path));
 
   const unsubscribe = backend.onEvent((event) => {
     if (!win.isDestroyed() && !win.webContents.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
@@ -154,7 +156,9 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   });
 
   // A path known before the page loads goes in its URL, so it opens as the page starts, with no race.
+  // Paths from the OS and the menu are the user's: the page may open them.
   const initialPath = inbox.take();
+  if (initialPath) backend.grantPath(initialPath);
   if (config.devServerUrl) {
     const url = new URL(config.devServerUrl);
     if (initialPath) url.searchParams.set('open', initialPath);
@@ -164,6 +168,7 @@ export async function startApp(shell: ElectronShell, config: AppConfig): Promise
   }
   // The page listens now: paths that came while it loaded go to it, and so does every later one.
   inbox.open((path) => {
+    backend.grantPath(path);
     backend.emit({ type: 'open-path', path });
     focusWindow();
   });

@@ -4,7 +4,7 @@
  * menu both saw) answers null instead of stacking a second dialog.
  */
 import type { Dialogs } from '../backend/dialogs.js';
-import type { ElectronShell, OpenDialogOptions, ShellWindow } from './electron-shell.js';
+import type { ElectronShell, MessageBoxOptions, OpenDialogOptions, ShellWindow } from './electron-shell.js';
 import { OPENABLE_EXTENSIONS } from './file-types.js';
 
 export const OPEN_FOLDER_DIALOG: OpenDialogOptions = { title: 'Open game folder', properties: ['openDirectory'] };
@@ -26,6 +26,19 @@ export const MAPPINGS_FILE_DIALOG: OpenDialogOptions = {
   filters: [{ name: 'Mappings', extensions: ['usmap'] }, { name: 'All files', extensions: ['*'] }],
 };
 
+/** The native question before the page opens a path the user typed instead of picking (path-grants.ts). */
+export function confirmOpenBox(path: string, use: 'install' | 'mappings'): MessageBoxOptions {
+  return {
+    type: 'question',
+    title: use === 'install' ? 'Open this path?' : 'Use this mappings file?',
+    message: use === 'install' ? `Open ${path}?` : `Read the mappings file ${path}?`,
+    detail: 'The page asked for a path you did not pick in a dialog. Allow it only if you typed it yourself.',
+    buttons: ['Cancel', use === 'install' ? 'Open' : 'Use'],
+    defaultId: 0,
+    cancelId: 0,
+  };
+}
+
 export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | null): Required<Dialogs> {
   let busy = false;
   const ask = async (options: OpenDialogOptions): Promise<string | null> => {
@@ -43,5 +56,14 @@ export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | 
     pickFile: () => ask(OPEN_FILE_DIALOG),
     pickExportFolder: () => ask(EXPORT_FOLDER_DIALOG),
     pickMappingsFile: () => ask(MAPPINGS_FILE_DIALOG),
+    confirmOpen: async (path, use) => {
+      if (busy) return false;
+      busy = true;
+      try {
+        return (await shell.showMessageBox(window(), confirmOpenBox(path, use))).response === 1;
+      } finally {
+        busy = false;
+      }
+    },
   };
 }

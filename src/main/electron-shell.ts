@@ -125,12 +125,14 @@ export interface OpenDialogOptions {
 }
 
 export interface MessageBoxOptions {
-  type: 'info';
+  type: 'info' | 'question';
   title: string;
   message: string;
   detail: string;
   buttons: string[];
   defaultId: number;
+  /** The answer when the box is closed without a button (Escape). */
+  cancelId?: number;
   icon?: string;
 }
 

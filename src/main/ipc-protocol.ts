@@ -6,6 +6,8 @@
 import type { ApiMethod } from '../shared/api.js';
 
 export const EVENT_CHANNEL = 'pakscope:event';
+/** The preload tells the main process the path of a file dropped on the window: the user gave it (path-grants.ts). */
+export const DROP_CHANNEL = 'pakscope:dropped';
 
 export function ipcChannel(method: ApiMethod): string {
   return `pakscope:${method}`;

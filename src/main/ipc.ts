@@ -3,14 +3,30 @@
  * frame's URL) and passes validateRequest before the backend sees it; failures come back as
  * { ok: false, error } with the message the backend gave.
  */
+import { isAbsolute } from 'node:path';
 import { API_METHODS, validateRequest, type ApiMethod, type PakScopeApi } from '../shared/api.js';
 import type { IpcInvokeEvent, ShellIpcMain } from './electron-shell.js';
-import { ipcChannel, type IpcReply } from './ipc-protocol.js';
+import { DROP_CHANNEL, ipcChannel, type IpcReply } from './ipc-protocol.js';
 
-export function registerIpc(ipcMain: ShellIpcMain, backend: PakScopeApi, isTrustedUrl: (url: string) => boolean): void {
+/**
+ * `grant` takes the path of a file dropped on the window, from the preload: webUtils gives a path
+ * only for a file the user dropped or chose, never for one a script made, so the page cannot
+ * name a path of its choice this way.
+ */
+export function registerIpc(ipcMain: ShellIpcMain, backend: PakScopeApi, isTrustedUrl: (url: string) => boolean, grant: (path: string) => void): void {
   for (const method of API_METHODS) {
     ipcMain.handle(ipcChannel(method), (event, ...args) => handle(backend, method, event, args, isTrustedUrl));
   }
+  ipcMain.handle(DROP_CHANNEL, async (event, ...args) => {
+    const url = event.senderFrame?.url;
+    const path = args[0];
+    if (url === undefined || !isTrustedUrl(url) || args.length !== 1) return { ok: false, error: { name: 'Error', message: 'refused' } };
+    if (typeof path !== 'string' || path === '' || path.length > 32_768 || path.includes('\0') || !isAbsolute(path)) {
+      return { ok: false, error: { name: 'Error', message: 'not a path' } };
+    }
+    grant(path);
+    return { ok: true, value: null };
+  });
 }
 
 async function handle(

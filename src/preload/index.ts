@@ -5,7 +5,7 @@
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { API_METHODS, type ApiEvent, type ApiMethod, type PakScopeBridge } from '../shared/api.js';
-import { EVENT_CHANNEL, ipcChannel, type IpcReply } from '../main/ipc-protocol.js';
+import { DROP_CHANNEL, EVENT_CHANNEL, ipcChannel, type IpcReply } from '../main/ipc-protocol.js';
 
 async function invoke(method: ApiMethod, req: unknown): Promise<unknown> {
   const reply = (await ipcRenderer.invoke(ipcChannel(method), req)) as IpcReply;
@@ -28,7 +28,10 @@ const bridge = {
   },
   /** The path of a file or folder dropped on the window ("" for data that is not on disk). */
   pathForFile(file: File): string {
-    return webUtils.getPathForFile(file);
+    const path = webUtils.getPathForFile(file);
+    // Sent before the page's openInstall for it: IPC messages of one page arrive in order.
+    if (path) void ipcRenderer.invoke(DROP_CHANNEL, path).catch(() => undefined);
+    return path;
   },
 } as PakScopeBridge & { pathForFile(file: File): string };
 

@@ -89,7 +89,12 @@ export type MenuCommand = 'export' | 'close-install' | 'close-tab' | 'show-sideb
 
 export interface PakScopeApi {
   appInfo(): Promise<AppInfo>;
-  openInstall(req: { path: string; aesKeys?: string[] }): Promise<InstallSummary>;
+  /**
+   * Opens a path the user gave (a dialog, a drop, the command line, the recent list); another is
+   * refused (NeedsConfirmation, 403) unless the user confirms it: Electron asks natively, the
+   * browser host takes `confirmed` from the page's own confirmation. See backend/path-grants.ts.
+   */
+  openInstall(req: { path: string; aesKeys?: string[]; confirmed?: boolean }): Promise<InstallSummary>;
   closeInstall(req: { installId: string }): Promise<void>;
   listDir(req: { installId: string; path: string; filter?: string }): Promise<TreeEntry[]>;
   fileDetails(req: { installId: string; path: string }): Promise<FileDetails>;
@@ -132,8 +137,11 @@ export interface PakScopeApi {
   packageProperties(req: { installId: string; path: string; engine?: string }): Promise<PackagePropertiesView>;
   /** The mappings (.usmap) remembered for the install. */
   mappingsStatus(req: { installId: string }): Promise<MappingsStatus>;
-  /** Reads a .usmap and, when it reads, uses and remembers it for the install; "" forgets the install's choice. */
-  setMappings(req: { installId: string; path: string }): Promise<MappingsStatus>;
+  /**
+   * Reads a .usmap and, when it reads, uses and remembers it for the install; "" forgets the
+   * install's choice. The path must be one the user gave or confirmed, as for openInstall.
+   */
+  setMappings(req: { installId: string; path: string; confirmed?: boolean }): Promise<MappingsStatus>;
   /** Electron: a native dialog for a .usmap, then setMappings; null when cancelled or where there is no dialog. */
   pickMappings(req: { installId: string }): Promise<MappingsStatus | null>;
 }
@@ -264,7 +272,7 @@ type Shape = Record<string, 'string' | 'string?' | 'number?' | 'boolean?' | 'str
 
 const SHAPES: Record<ApiMethod, Shape | null> = {
   appInfo: null,
-  openInstall: { path: 'string', aesKeys: 'string[]?' },
+  openInstall: { path: 'string', aesKeys: 'string[]?', confirmed: 'boolean?' },
   closeInstall: { installId: 'string' },
   listDir: { installId: 'string', path: 'string', filter: 'string?' },
   fileDetails: { installId: 'string', path: 'string' },
@@ -293,7 +301,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   graphFind: { installId: 'string', query: 'string', limit: 'number?' },
   packageProperties: { installId: 'string', path: 'string', engine: 'string?' },
   mappingsStatus: { installId: 'string' },
-  setMappings: { installId: 'string', path: 'string' },
+  setMappings: { installId: 'string', path: 'string', confirmed: 'boolean?' },
   pickMappings: { installId: 'string' },
 };
 

@@ -20,7 +20,7 @@ const DT = 'CUE4ParseFixtures/Content/Fixtures/DataTables/DT_AllProperties.uasse
 afterAll(removeTempDirs);
 
 function makeBackend(configDir: string, dialogs: Dialogs = { pickFolder: async () => null, pickFile: async () => null }): Backend {
-  return new Backend({ configDir, dialogs, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' } });
+  return new Backend({ configDir, dialogs, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' }, anyPath: true });
 }
 
 /** Starts an export and resolves its result and the progress events it sent. */

@@ -30,6 +30,7 @@ function makeBackend(configDir: string, keyStore?: KeyStore): Backend {
     dialogs: { pickFolder: async () => null, pickFile: async () => null },
     info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' },
     ...(keyStore ? { keyStore } : {}),
+    anyPath: true,
   });
 }
 

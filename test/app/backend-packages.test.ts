@@ -22,7 +22,7 @@ let configDir: string;
 let backend: Backend;
 beforeAll(async () => {
   configDir = await mkdtemp(join(tmpdir(), 'pakscope-packages-'));
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' } });
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' }, anyPath: true });
 });
 afterAll(async () => {
   await backend.close();

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 function makeBackend(configDir: string, dialogs = { pickFolder: async () => '/picked/folder', pickFile: async () => null }): Backend {
-  return new Backend({ configDir, dialogs, info: { name: 'PakScope', version: '9.9.9', electron: null, chrome: null, mode: 'web' } });
+  return new Backend({ configDir, dialogs, info: { name: 'PakScope', version: '9.9.9', electron: null, chrome: null, mode: 'web' }, anyPath: true });
 }
 
 describe('Backend on the cue58 uncompressed IoStore install', () => {
@@ -252,6 +252,107 @@ describe('isTextPath', () => {
     }
     for (const p of ['A.uasset', 'B.uexp', 'C.ubulk', 'D.umap', 'shader.ushaderbytecode', 'noext', '.ini/x']) {
       expect(isTextPath(p), p).toBe(false);
+    }
+  });
+});
+
+// Issue 25, finding 4: a page that runs foreign script must not read the user's files through the
+// API. Only paths the user gave open; the answer to any other does not tell whether it exists.
+describe('what the page may ask the backend to open', () => {
+  const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
+  const strict = (configDir: string, dialogs: ConstructorParameters<typeof Backend>[0]['dialogs'] = { pickFolder: async () => null, pickFile: async () => null }) =>
+    new Backend({ configDir, dialogs, info });
+
+  it('refuses a path the user did not give, the same way whether it exists or not, and remembers nothing', async () => {
+    const configDir = await tempDir();
+    const backend = strict(configDir);
+    try {
+      const answers: string[] = [];
+      for (const path of ['/etc/passwd', '/no/such/thing', UNCOMPRESSED]) {
+        const err = await backend.openInstall({ path }).then(() => null, (e: Error & { status?: number }) => e);
+        expect(err, path).toMatchObject({ name: 'NeedsConfirmation', status: 403 });
+        answers.push(err!.message.replace(path, '<path>'));
+      }
+      expect(new Set(answers).size).toBe(1);
+      expect(await backend.recentInstalls()).toEqual([]);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('opens what the user picked, what came from outside the page, the recent list, and a path confirmed in the page', async () => {
+    const configDir = await tempDir();
+    const picked = strict(configDir, { pickFolder: async () => UNCOMPRESSED, pickFile: async () => null });
+    try {
+      expect(await picked.pickPath({ kind: 'folder' })).toBe(UNCOMPRESSED);
+      expect((await picked.openInstall({ path: UNCOMPRESSED })).root).toBe(UNCOMPRESSED);
+    } finally {
+      await picked.close();
+    }
+    // A second run: the recent list holds it.
+    const again = strict(configDir);
+    try {
+      expect((await again.openInstall({ path: UNCOMPRESSED })).root).toBe(UNCOMPRESSED);
+      await expect(again.openInstall({ path: TAGGED })).rejects.toThrow(/was not chosen by you/);
+      again.grantPath(TAGGED); // the command line, a drop, `npm run web <path>`
+      expect((await again.openInstall({ path: TAGGED })).root).toBe(TAGGED);
+    } finally {
+      await again.close();
+    }
+    // No native dialog (the browser host): the page's own confirmation counts.
+    const typed = strict(await tempDir());
+    try {
+      expect((await typed.openInstall({ path: UNCOMPRESSED, confirmed: true })).root).toBe(UNCOMPRESSED);
+    } finally {
+      await typed.close();
+    }
+  });
+
+  it('asks the native question where there is one (Electron), and then ignores the page\'s "confirmed"', async () => {
+    const asked: string[] = [];
+    let answer = false;
+    const backend = strict(await tempDir(), {
+      pickFolder: async () => null, pickFile: async () => null,
+      confirmOpen: async (path, use) => { asked.push(`${use} ${path}`); return answer; },
+    });
+    try {
+      await expect(backend.openInstall({ path: UNCOMPRESSED, confirmed: true })).rejects.toThrow(/was not chosen by you/);
+      answer = true;
+      expect((await backend.openInstall({ path: UNCOMPRESSED })).root).toBe(UNCOMPRESSED);
+      expect(asked).toEqual([`install ${UNCOMPRESSED}`, `install ${UNCOMPRESSED}`]);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('refuses device files and other non-regular files with a 4xx, even when confirmed', async () => {
+    const backend = strict(await tempDir());
+    try {
+      for (const path of ['/dev/zero', '/dev/null']) {
+        await expect(backend.openInstall({ path, confirmed: true }), path).rejects.toMatchObject({
+          name: 'RequestError', status: 400, message: `${path} is not a folder or a regular file (a device, a pipe or a socket cannot be opened)`,
+        });
+      }
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('setMappings does not tell whether a path exists or what it is', async () => {
+    const backend = strict(await tempDir(), { pickFolder: async () => UNCOMPRESSED, pickFile: async () => null });
+    try {
+      await backend.pickPath({ kind: 'folder' });
+      const { id } = await backend.openInstall({ path: UNCOMPRESSED });
+      const answers: string[] = [];
+      for (const path of ['/etc/passwd', '/etc', '/no/such/file.usmap', '/dev/zero']) {
+        const err = await backend.setMappings({ installId: id, path }).then(() => null, (e: Error & { status?: number }) => e);
+        expect(err, path).toMatchObject({ name: 'NeedsConfirmation', status: 403 });
+        answers.push(err!.message.replace(path, '<path>'));
+      }
+      expect(new Set(answers).size).toBe(1);
+      expect(await backend.mappingsStatus({ installId: id })).toMatchObject({ path: null });
+    } finally {
+      await backend.close();
     }
   });
 });

@@ -31,6 +31,8 @@ function fakeBackend() {
   const listeners = new Set<(e: ApiEvent) => void>();
   let closed = 0;
   let n = 0;
+  /** Paths the backend was told the user gave (path-grants.ts). */
+  const granted: string[] = [];
   const summary = (root: string): InstallSummary => ({ id: `install-${++n}`, root, containers: [], fileCount: 0, totalSize: 0 });
   const backend = {
     ...Object.fromEntries(API_METHODS.map((m) => [m, async () => null])),
@@ -39,8 +41,9 @@ function fakeBackend() {
     onEvent: (l: (e: ApiEvent) => void) => { listeners.add(l); return () => listeners.delete(l); },
     emit: (e: ApiEvent) => { for (const l of listeners) l(e); },
     close: async () => { closed++; },
+    grantPath: (path: string) => { granted.push(path); },
   } as unknown as AppBackend;
-  return { backend, get closed() { return closed; } };
+  return { backend, granted, get closed() { return closed; } };
 }
 
 function memoryStore(text: string | null = null): StateStore & { text: string | null; writes: number } {
@@ -370,7 +373,7 @@ describe('the menu template', () => {
 
 describe('the menu in the running app', () => {
   it('opens picked and recent paths in the page and sends the rest as menu commands', async () => {
-    const { shell, started, window } = boot({ recent: ['/games/Recent/Paks'] });
+    const { shell, started, window, fb } = boot({ recent: ['/games/Recent/Paks'] });
     await started;
     await tick();
     shell.dialogAnswer = { canceled: false, filePaths: ['/games/Picked'] };
@@ -385,6 +388,8 @@ describe('the menu in the running app', () => {
       { type: 'menu', command: 'export' },
       { type: 'menu', command: 'close-install' },
     ]);
+    // The user gave both (issue 25, 4): the page may open them.
+    expect(fb.granted).toEqual(['/games/Picked', '/games/Recent/Paks']);
     expect(shell.dialogCalls[0]!.properties).toEqual(['openDirectory']);
   });
 

@@ -50,6 +50,7 @@ describe('browser host', () => {
     await writeFile(join(web, '.hidden'), 'hidden');
     await writeFile(join(dir, 'secret.txt'), SECRET);
     backend = new Backend({ configDir: join(dir, 'config'), dialogs: noDialogs, info: { name: 'PakScope', version: '1.0.0', electron: null, chrome: null, mode: 'web' } });
+    backend.grantPath(UNCOMPRESSED); // as `npm run web <path>` does
     installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
     host = await startHost({ backend, staticDir: web });
   });
@@ -158,6 +159,25 @@ describe('browser host', () => {
       expect(JSON.parse(r.body).error.message).toBe(`invalid request to listDir: unknown field "${field}"`);
     }
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  // Issue 25, finding 4, over HTTP: what a hostile page could ask.
+  it('opens only paths the user gave; device files are a 4xx; setMappings reveals nothing', async () => {
+    const passwd = await api('openInstall', { path: '/etc/passwd' });
+    expect(passwd.status).toBe(403);
+    expect(JSON.parse(passwd.body).error.name).toBe('NeedsConfirmation');
+    expect((await api('openInstall', { path: '/no/such/folder' })).status).toBe(403);
+    const answers = new Set<string>();
+    for (const path of ['/etc/passwd', '/etc', '/no/such.usmap', '/dev/zero']) {
+      const r = await api('setMappings', { installId, path });
+      expect(r.status, path).toBe(403);
+      answers.add((JSON.parse(r.body) as { error: { message: string } }).error.message.replace(path, '<path>'));
+    }
+    expect(answers.size).toBe(1);
+    expect((await api('openInstall', { path: '/dev/zero', confirmed: true })).status).toBe(400);
+    expect(JSON.parse((await api('recentInstalls', null)).body).value).toEqual([UNCOMPRESSED]);
+    // What `npm run web` opened, the page may ask for again.
+    expect((await api('openInstall', { path: UNCOMPRESSED })).status).toBe(200);
   });
 
   it('reports backend errors with their message', async () => {

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { Dialogs } from '../../src/backend/dialogs.js';
 import { startApp, builtPaths, type AppBackend, type AppConfig } from '../../src/main/app.js';
 import { pathFromArgv } from '../../src/main/argv.js';
+import { nativeDialogs } from '../../src/main/dialogs.js';
 import { contentSecurityPolicy, withCsp } from '../../src/main/csp.js';
-import { EVENT_CHANNEL, ipcChannel } from '../../src/main/ipc-protocol.js';
+import { DROP_CHANNEL, EVENT_CHANNEL, ipcChannel } from '../../src/main/ipc-protocol.js';
 import { appUrlMatcher, mainWindowOptions } from '../../src/main/window.js';
 import { API_METHODS, type ApiEvent } from '../../src/shared/api.js';
 import { FakeShell } from './fake-electron.js';
@@ -21,6 +22,7 @@ function recordingBackend() {
   const listeners = new Set<(e: ApiEvent) => void>();
   let dialogs: Dialogs | null = null;
   let closed = 0;
+  const granted: string[] = [];
   const record = (method: string) => async (req?: unknown) => {
     calls.push({ method, req });
     if (method === 'listDir') return [{ name: 'Game', path: 'Game', isDir: true, size: 10, fileCount: 2 }];
@@ -33,9 +35,10 @@ function recordingBackend() {
     onEvent: (l: (e: ApiEvent) => void) => { listeners.add(l); return () => listeners.delete(l); },
     emit: (e: ApiEvent) => { for (const l of listeners) l(e); },
     close: async () => { closed++; },
+    grantPath: (path: string) => { granted.push(path); },
   } as unknown as AppBackend;
   return {
-    backend, calls, listeners,
+    backend, calls, listeners, granted,
     get closed() { return closed; },
     factory: ((deps) => { dialogs = deps.dialogs; return backend; }) as AppConfig['createBackend'],
   };
@@ -149,7 +152,7 @@ describe('startApp with a fake Electron', () => {
 
   it('registers one IPC handler per API method', async () => {
     const { shell } = await boot();
-    expect([...shell.handlers.keys()].sort()).toEqual(API_METHODS.map(ipcChannel).sort());
+    expect([...shell.handlers.keys()].sort()).toEqual([...API_METHODS.map(ipcChannel), DROP_CHANNEL].sort());
   });
 
   it('validates every request before the backend sees it', async () => {
@@ -192,6 +195,29 @@ describe('startApp with a fake Electron', () => {
     expect(Object.getPrototypeOf(rec.calls[0]!.req)).toBeNull();
   });
 
+  // Issue 25, finding 4: a dropped file's path comes from the preload (webUtils), and only from our page.
+  it('takes the path of a dropped file from its own page only, as given by the user', async () => {
+    const { shell, rec } = await boot();
+    expect(await shell.invoke(DROP_CHANNEL, PAGE, '/games/Dropped/Paks')).toEqual({ ok: true, value: null });
+    for (const [url, args] of [['https://evil.example/', ['/etc']], [PAGE, ['relative/x']], [PAGE, ['/a\0b']], [PAGE, [7]], [PAGE, ['/x', '/y']]] as const) {
+      expect(await shell.invoke(DROP_CHANNEL, url, ...args)).toMatchObject({ ok: false });
+    }
+    expect(rec.granted).toEqual(['/games/Dropped/Paks']);
+  });
+
+  it('asks natively before the page opens a path the user typed, Cancel by default', async () => {
+    const shell = new FakeShell();
+    const dialogs = nativeDialogs(shell, () => null);
+    shell.messageBoxAnswer = 0;
+    expect(await dialogs.confirmOpen('/etc', 'install')).toBe(false);
+    shell.messageBoxAnswer = 1;
+    expect(await dialogs.confirmOpen('/games/Foo', 'mappings')).toBe(true);
+    expect(shell.messageBoxes.map((b) => [b.message, b.buttons, b.defaultId, b.cancelId])).toEqual([
+      ['Open /etc?', ['Cancel', 'Open'], 0, 0],
+      ['Read the mappings file /games/Foo?', ['Cancel', 'Use'], 0, 0],
+    ]);
+  });
+
   it('refuses requests from any page but its own', async () => {
     const { shell, rec } = await boot();
     for (const url of ['https://evil.example/', 'file:///tmp/other.html', null]) {
@@ -230,8 +256,9 @@ describe('startApp with a fake Electron', () => {
   });
 
   it('opens a path from the command line at start, in the page URL', async () => {
-    const { window, running } = await boot({ argv: ['/opt/PakScope/pakscope', '--enable-logging', 'Games/Foo'] });
+    const { window, running, rec } = await boot({ argv: ['/opt/PakScope/pakscope', '--enable-logging', 'Games/Foo'] });
     expect(running!.initialPath).toBe('/home/user/Games/Foo');
+    expect(rec.granted).toEqual(['/home/user/Games/Foo']); // the user gave it: the page may open it
     expect(window!.loaded).toEqual({ kind: 'file', target: RENDERER, query: { open: '/home/user/Games/Foo' } });
   });
 

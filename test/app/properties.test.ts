@@ -31,7 +31,7 @@ let configDir: string;
 let backend: Backend;
 beforeAll(async () => {
   configDir = await mkdtemp(join(tmpdir(), 'pakscope-props-app-'));
-  backend = new Backend({ configDir, dialogs: noDialogs, info });
+  backend = new Backend({ configDir, dialogs: noDialogs, info, anyPath: true });
 });
 afterAll(async () => {
   await backend.close();
@@ -177,7 +177,7 @@ describe('mappings per install', () => {
     expect(set).toMatchObject({ path: CUE58_USMAP, canPick: false, summary: { compression: 'Oodle' } });
     expect(set.summary!.structs).toBeGreaterThan(8000);
     // Remembered in the config folder: another backend (the app started again) finds it.
-    const other = new Backend({ configDir, dialogs: noDialogs, info });
+    const other = new Backend({ configDir, dialogs: noDialogs, info, anyPath: true });
     try {
       const id = (await other.openInstall({ path: IOSTORE })).id;
       expect((await other.mappingsStatus({ installId: id })).path).toBe(CUE58_USMAP);
@@ -213,7 +213,7 @@ describe('mappings per install', () => {
     const installId = (await backend.openInstall({ path: IOSTORE })).id;
     expect(await backend.pickMappings({ installId })).toBeNull();
     const dir = await mkdtemp(join(tmpdir(), 'pakscope-props-pick-'));
-    const withDialog = new Backend({ configDir: dir, dialogs: { ...noDialogs, pickMappingsFile: async () => CUE58_USMAP }, info });
+    const withDialog = new Backend({ configDir: dir, dialogs: { ...noDialogs, pickMappingsFile: async () => CUE58_USMAP }, info, anyPath: true });
     try {
       const id = (await withDialog.openInstall({ path: IOSTORE })).id;
       expect((await withDialog.mappingsStatus({ installId: id })).canPick).toBe(true);

@@ -57,6 +57,8 @@ export async function startWebSession(path: string): Promise<WebSession> {
     problems.push(`console: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // The page asks before it opens a typed path (issue 25, 4): the tests type only paths they mean.
+  page.on('dialog', (d) => void (d.type() === 'confirm' ? d.accept() : d.dismiss()));
   return {
     page, browser, url: host.url, configDir, problems, output: host.output,
     async close() {

@@ -7,6 +7,7 @@
 import { tick } from 'svelte';
 import type { AppInfo, ContainerSummary, FileDetails, InstallSummary, MenuCommand, TreeEntry } from '../../../shared/api.js';
 import { rememberOpenPath, type Bridge } from './api.js';
+import { withConfirmation } from './confirm-path.js';
 import { NavHistory } from './nav-history.js';
 import { cycle, neighbourAfterClose, newTab, replaceTab, type PackageTab } from './package-tabs.js';
 import { isMainPackageEntry } from './package-view.js';
@@ -124,7 +125,8 @@ export class AppState {
     this.opening = { path, phase: 'scan', done: 0, total: 0 };
     try {
       // Keys remembered for this install (Keys dialog) are applied by the backend.
-      const summary = await this.api.openInstall({ path });
+      const summary = await withConfirmation(this.electron, `Open ${path}?\n\nPakScope will read the files there. Confirm only a path you typed yourself.`,
+        (confirmed) => this.api.openInstall(confirmed ? { path, confirmed } : { path }));
       const previous = this.install;
       // Forget the old tree and selection first, so nothing asks the new install for old paths.
       this.tree.clear();

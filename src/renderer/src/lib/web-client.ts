@@ -32,7 +32,8 @@ export class WebClient implements PakScopeBridge {
       // not JSON: fall through to the status line
     }
     if (!res.ok || !body.ok) {
-      if (res.status === 403) throw new Error(`the host refused the request (${body.error?.message ?? 'forbidden'}): open the URL that \`npm run web\` printed, with its token`);
+      // The host's own refusals (token, Host, Origin); a path the user has not confirmed is the backend's (NeedsConfirmation).
+      if (res.status === 403 && body.error?.name !== 'NeedsConfirmation') throw new Error(`the host refused the request (${body.error?.message ?? 'forbidden'}): open the URL that \`npm run web\` printed, with its token`);
       const err = new Error(body.error?.message ?? `HTTP ${res.status} ${res.statusText}`);
       if (body.error?.name) err.name = body.error.name;
       throw err;
