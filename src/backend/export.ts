@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { extractFiles } from '../core/export/extract.js';
+import { systemErrorText } from '../core/system-error.js';
 import { exportFileList } from '../core/export/file-list.js';
 import { Destination, isInside, numberedName, UnsafePathError } from '../core/export/safe-path.js';
 import { exportItems, selectFiles } from '../core/export/selection.js';
@@ -246,6 +247,6 @@ function failedResult(exportId: string, target: string, e: unknown, cancelled: b
   return {
     exportId, target, files: 0, bytes: 0, seconds: 0, cancelled,
     failed: [], failedCount: 0, skipped: [], skippedCount: 0,
-    error: e instanceof Error ? e.message : String(e),
+    error: systemErrorText(e),
   };
 }

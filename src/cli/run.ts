@@ -6,6 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isInputError } from '../core/errors.js';
+import { systemErrorText } from '../core/system-error.js';
 import { KeyRing } from '../core/crypto/keys.js';
 import { version } from '../../package.json';
 import { COMMON_OPTIONS, type Command, type OptionValues } from './command.js';
@@ -112,7 +113,8 @@ function parseCommandArgs(c: Command, args: string[]): { positionals: string[]; 
 async function reportFailure(out: Output, e: unknown, command: Command | undefined, json: boolean, debug: boolean): Promise<number> {
   const usage = e instanceof UsageError;
   const code = usage || isInputError(e) ? EXIT_BAD_INPUT : EXIT_INTERNAL;
-  let message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ');
+  // A system error (ENOENT on the output's folder) in PakScope's words, not Node's.
+  let message = systemErrorText(e).replace(/\s*\n\s*/g, ' ');
   if (usage) message = `${command ? `${command.name}: ` : ''}${message} (see pakscope ${command ? `${command.name} ` : ''}--help)`;
   // A system error (ENOSPC, EIO) explains itself; anything else is a bug of ours.
   else if (code === EXIT_INTERNAL && !debug && !(e as NodeJS.ErrnoException).code) message += ' (a PakScope failure; --debug shows where)';

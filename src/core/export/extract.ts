@@ -30,6 +30,7 @@ import { filePieces } from './file-pieces.js';
 import { PackageJsonConverter } from './package-json.js';
 import { ProgressMeter, type LiveCount } from './progress.js';
 import { PathChecker, printable, UnsafePathError } from './safe-path.js';
+import { systemErrorText } from '../system-error.js';
 import { exportItems, selectFiles, type ExportItem } from './selection.js';
 import type { EntryWriter, ExportSink } from './sink.js';
 import type { ConflictPolicy, ExportFailure, ExportFormat, ExportOptions, ExportSelection, ExportSkip, ExportSummary } from './types.js';
@@ -442,7 +443,7 @@ function isFatal(e: unknown): boolean {
 
 function errorText(e: unknown): string {
   if (e instanceof UnsafePathError) return `refused: ${e.reason}`;
-  return printable(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ');
+  return printable(systemErrorText(e)).replace(/\s*\n\s*/g, ' ');
 }
 
 function byPath<T extends { path: string }>(list: T[]): T[] {
