@@ -225,6 +225,24 @@ describe('electron-builder.yml', () => {
     expect(config['publish']).toBeNull();
   });
 
+  // Issue 25, finding 7: the packaged app keeps none of Electron's ways in.
+  it('flips Electron\'s fuses: no run-as-Node, NODE_OPTIONS or --inspect; the app only from a checked app.asar; cookies encrypted', () => {
+    expect(config['electronFuses']).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      onlyLoadAppFromAsar: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+    });
+    // The fuses check app.asar: the app must be packed into one.
+    expect(config['asar']).toBe(true);
+    // Without run-as-Node, child_process.fork of the app's own binary fails: the main process must not use it.
+    for (const file of walk(join(ROOT, 'src/main')).concat(walk(join(ROOT, 'src/core/workers')))) {
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/child_process|\bfork\(|ELECTRON_RUN_AS_NODE/);
+    }
+  });
+
   it('associates exactly the file types the app offers, one MIME type per extension', () => {
     const assoc = config['fileAssociations'] as Record<string, string>[];
     expect(assoc.map((a) => ({ ext: a['ext'], name: a['name'], mime: a['mimeType'] }))).toEqual(FILE_TYPES.map((t) => ({ ...t })));
