@@ -1,6 +1,7 @@
 // The cooked texture reader on the cue58 IoStore (Zen, UE5.8) fixtures: every Textures/ asset,
 // with the facts CUE4Parse's fixture tests list and every mip's bytes read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePixels } from '../../../src/core/assets/texture/decode/index.js';
 import { readInstallTexture } from '../../../src/core/assets/texture/read/index.js';
 import { openInstall, type Install } from '../../../src/core/install/install.js';
 import { InstallPackages } from '../../../src/core/package/open-package.js';
@@ -8,6 +9,7 @@ import { corpus } from '../../support/corpus.js';
 import { ZEN_TEXTURES, expectTexture, fixtureSlice } from './expectations.js';
 
 const TAGGED = {
+  Oodle: 'cue58/IoStore/Tagged/Oodle/CUE4ParseFixtures-Minimal-Oodle-Windows.utoc',
   Zlib: 'cue58/IoStore/Tagged/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc',
   Uncompressed: 'cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc',
 };
@@ -82,6 +84,18 @@ for (const [variant, path] of Object.entries(TAGGED)) {
       const vt = await readInstallTexture(packages, ref('T_Virtual'));
       const plain = await readInstallTexture(packages, ref('T_Streaming'));
       expect(Buffer.from(await vt.readMip(0)).equals(Buffer.from(await plain.readMip(0)))).toBe(true);
+    });
+
+    it('hands the decoders what they take: one slice of a cube mip decodes to its generated pattern, a whole virtual texture to 512x512', async () => {
+      const cube = await readInstallTexture(packages, ref('T_Cube'));
+      const slice = 2, w = 16;
+      const mip = await cube.readMip(0);
+      const image = decodePixels(cube.pixelFormat, mip.subarray(slice * w * w * 4), w, w);
+      const x = 5, y = 9, o = (y * w + x) * 4;
+      expect([...image.rgba.subarray(o, o + 4)]).toEqual([(17 * x + 41 * slice) & 255, (29 * y + 67 * slice) & 255, (11 * (x + y) + 97 * slice) & 255, 255 - ((3 * x + 5 * y + 7 * slice) & 127)]);
+      const vt = await readInstallTexture(packages, ref('T_Virtual'));
+      const decoded = decodePixels(vt.pixelFormat, await vt.readMip(0), vt.width, vt.height);
+      expect([decoded.width, decoded.height, decoded.rgba.length]).toEqual([512, 512, 512 * 512 * 4]);
     });
 
     it('lays T_UDIM\'s blocks out as the editor does: 1001 top left, 1002 top right, 1011 bottom left, 1012 bottom right', async () => {
