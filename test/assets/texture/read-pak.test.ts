@@ -9,14 +9,15 @@ import { openInstall, type Install } from '../../../src/core/install/install.js'
 import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
-import { corpus } from '../../support/corpus.js';
+import { KeyRing } from '../../../src/core/crypto/keys.js';
+import { corpus, CUE58_AES_KEY } from '../../support/corpus.js';
 import { ZEN_TEXTURES, type Expected, expectTexture, formatBytes } from './expectations.js';
 
 const MAPPINGS = 'cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap';
 const loadMappings = (): Usmap => parseUsmap(new Uint8Array(readFileSync(corpus(MAPPINGS))), MAPPINGS);
 
-async function withPackages<T>(path: string, use: (p: InstallPackages) => Promise<T>): Promise<T> {
-  const install: Install = await openInstall([corpus(path)]);
+async function withPackages<T>(path: string, use: (p: InstallPackages) => Promise<T>, keys?: KeyRing): Promise<T> {
+  const install: Install = await openInstall([corpus(path)], keys ? { keys } : {});
   const packages = new InstallPackages(install);
   try {
     return await use(packages);
@@ -52,6 +53,12 @@ describe('LegacyPak: T_Streaming and T_BC6H as split packages in a pak', () => {
       });
     });
   }
+
+  it('reads the AES-encrypted Oodle pak with the fixture key', async () => {
+    await withPackages('cue58/LegacyPak/Tagged/OodleEncrypted/CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted.pak', async (packages) => {
+      await expectTexture(await readInstallTexture(packages, '/Game/Fixtures/Textures/T_Streaming'), ZEN_TEXTURES.T_Streaming!);
+    }, KeyRing.fromArgs([CUE58_AES_KEY]));
+  });
 
   it('gives the same texture from the pak as from the IoStore container, mip for mip', async () => {
     const fromPak = await withPackages(PAKS['Tagged Zlib'], async (p) => snapshot(await readInstallTexture(p, '/Game/Fixtures/Textures/T_Streaming')));
