@@ -198,6 +198,27 @@ describe('entries whose bytes are missing or damaged', () => {
     await expectFormatError(() => a.read(a.files()[0]!.ref), /500 bytes in blocks of 100 make 5 blocks, not 1/);
   });
 
+  // Issue 25, finding 2: verify passed ("1 chunk, 1 ok") an entry that cat and extract refuse.
+  it('verify checks what a read checks: a size that needs 32768 blocks over 4 is not ok', async () => {
+    const w = writePak([{ name: 'Content/Four.bin', data: compressibleBytes(4 * 65536 - 100, 4) }], { version: 3, compress: true, blockSize: 65536 });
+    expect(w.entries[0]!.blocks).toHaveLength(4);
+    const view = new DataView(w.bytes.buffer);
+    const nameAt = legacyCountAt(w) + 4;
+    const recordAt = nameAt + 4 + view.getInt32(nameAt, true);
+    // The uncompressed size (after offset and compressed size), in the index and in the in-data record alike.
+    const lie = patched(w.bytes, (v) => {
+      v.setBigUint64(recordAt + 16, 1n << 31n, true);
+      v.setBigUint64(w.entries[0]!.offset + 16, 1n << 31n, true);
+    });
+    const a = await open(lie);
+    const ref = a.files()[0]!.ref;
+    await expectFormatError(() => a.read(ref), /2147483648 bytes in blocks of 65536 make 32768 blocks, not 4/);
+    await expectFormatError(() => a.verify(ref), /2147483648 bytes in blocks of 65536 make 32768 blocks, not 4/);
+    // The same with its hash zeroed: nothing to compare, but still not readable.
+    const zeroed = await open(patched(lie, (_, b) => { b.fill(0, recordAt + 28, recordAt + 48); b.fill(0, w.entries[0]!.offset + 28, w.entries[0]!.offset + 48); }));
+    await expectFormatError(() => zeroed.verify(zeroed.files()[0]!.ref), /make 32768 blocks, not 4/);
+  });
+
   it('corrupt compressed bytes: read names the entry and block, verify reports the mismatch', async () => {
     const w = writePak(FILES, { version: 11, compress: true });
     const big = w.entries[1]!;

@@ -23,7 +23,7 @@ import { EntryKeys, PakEntryReader } from './entry-reader.js';
 import { readPakFooter, type PakFooter } from './footer.js';
 import { equalBytes, isZero, readPakIndex, type PakIndex, type RegionDecryptor } from './index.js';
 import { findPakIndexKey, pakIndexAes } from './index-key.js';
-import type { ReadPiece } from './read-plan.js';
+import { planEntryRead, type ReadPiece } from './read-plan.js';
 import { pakVersionName, PakVersion } from './version.js';
 
 export { MAX_READ_BYTES } from './entry-reader.js';
@@ -235,6 +235,12 @@ export class PakArchive implements Archive {
     const e = this.entry(ref);
     const path = this.pathOf(ref);
     const record = await this.readInDataRecord(e, path);
+    // What a read checks of the entry's layout (the block count its sizes imply, every block
+    // inside the file): an entry no read can return is not ok, whatever its hash says.
+    planEntryRead(e, this.path, this.src.size, path);
+    if (this.fmt.ctr && isEncrypted(e) && !e.iv) {
+      throw new FormatError(this.path, `entry "${path}"`, e.offset, 'encrypted entry of an AES-CTR pak has no IV');
+    }
     const stored = e.hash ?? record.hash!;
     if (isZero(stored)) return null;
     const start = e.offset + e.recordSize;
