@@ -218,6 +218,7 @@ export async function assembleVirtualLevel(vt: VirtualTextureData, level: number
     return p;
   };
   for (let ty = 0; ty < tilesY; ty++) {
+    signal?.throwIfAborted();
     for (let tx = 0; tx < tilesX; tx++) {
       const loc = tileLocation(vt, level, mortonCode(tx, ty), 0);
       if (!loc) continue;
