@@ -87,6 +87,8 @@ function zenSource(pkg: ZenPackage, chunk: Uint8Array, properties: ExportPropert
     return {
       index: e.index, name: e.name, class: props.class, properties: props,
       bytes: chunk.subarray(start, Math.min(chunk.length, start + e.cookedSerialSize)), base: start, file: path,
+      // The export's offset in the package as the cooker wrote it (.uasset + .uexp): UE4 skip offsets count from there.
+      streamOffset: e.cookedSerialOffset,
     };
   });
   return {
