@@ -85,7 +85,9 @@ export class Backend implements PakScopeApi {
     const confirm = opts.dialogs.confirmOpen?.bind(opts.dialogs);
     this.grants = new PathGrants({ ...(confirm ? { confirm } : {}), ...(opts.anyPath ? { anyPath: true } : {}) });
     this.openFn = opts.openInstall ?? coreOpenInstall;
-    this.exports = new ExportService({ emit: (e) => this.emit(e), pickedOnly: opts.dialogs.pickExportFolder !== undefined });
+    this.exports = new ExportService({
+      emit: (e) => this.emit(e), pickedOnly: opts.dialogs.pickExportFolder !== undefined, ...(isWorkerPool(opts.decoder) ? { pool: opts.decoder } : {}),
+    });
     this.keys = new KeyService(opts.keyStore ?? new FileKeyStore(opts.configDir), opts.decoder);
     this.mappings = new MappingsService(new MappingsStore(opts.configDir), opts.dialogs.pickMappingsFile !== undefined);
   }
@@ -393,4 +395,9 @@ function installName(root: string): string {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The block decoder is the worker pool (the app's): texture conversions decode there too. */
+function isWorkerPool(decoder: BlockDecoder | undefined): decoder is WorkerPool {
+  return typeof (decoder as Partial<WorkerPool> | undefined)?.decodeImage === 'function';
 }

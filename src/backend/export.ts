@@ -22,6 +22,7 @@ import { Destination, isInside, numberedName, UnsafePathError } from '../core/ex
 import { exportItems, selectFiles } from '../core/export/selection.js';
 import type { ExportSelection, ExportSummary } from '../core/export/types.js';
 import type { Install } from '../core/install/install.js';
+import type { WorkerPool } from '../core/workers/pool.js';
 import type {
   ApiEvent, ExportRequest, ExportResult, ExportSelectionRequest, ExportStarted, FileListRequest, FileListWritten,
 } from '../shared/api.js';
@@ -41,6 +42,8 @@ export interface ExportServiceOptions {
   emit: (event: ApiEvent) => void;
   /** Electron: destinations must have been picked in the native dialog (see notePicked). */
   pickedOnly: boolean;
+  /** Where `convert` exports decode textures; on the calling thread when absent. */
+  pool?: WorkerPool;
 }
 
 interface Job {
@@ -69,7 +72,7 @@ export class ExportService {
     const selection = selectionOf(req);
     // The totals the progress will count to, for the dialog's first frame.
     const chosen = selectFiles(install, selection);
-    const { items } = exportItems(install, chosen.files, req.format === 'raw');
+    const { items } = exportItems(install, chosen.files, req.format !== 'json');
     const bytesTotal = items.reduce((n, i) => n + i.size, 0);
 
     const exportId = randomUUID();
@@ -79,6 +82,7 @@ export class ExportService {
       ...(zip !== undefined ? { zip } : { out: destination }),
       format: req.format,
       conflict: req.conflict,
+      ...(this.opts.pool ? { pool: this.opts.pool } : {}),
       signal: abort.signal,
       onProgress: (progress) => emit({ type: 'export-progress', exportId, progress }),
     });

@@ -163,8 +163,11 @@ export interface ExportSelectionRequest {
 }
 
 export interface ExportRequest extends ExportSelectionRequest {
-  /** raw: the bytes as stored; json: packages as their parsed model (.json), other files raw. */
-  format: 'raw' | 'json';
+  /**
+   * raw: the bytes as stored; json: packages as their parsed model (.json), other files raw;
+   * convert: assets as what they convert to (textures as .png, one per slice), other files raw.
+   */
+  format: 'raw' | 'json' | 'convert';
   /** folder: the files below `destination`; zip: one .zip file in `destination`. */
   output: 'folder' | 'zip';
   /** output zip: the file name (".zip" is added when missing); default "<install>-export.zip". */
@@ -283,7 +286,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   pickExportFolder: null,
   startExport: {
     installId: 'string', paths: 'paths', filter: 'string?', destination: 'string', conflict: ['enum', 'overwrite', 'skip', 'keep-both'],
-    format: ['enum', 'raw', 'json'], output: ['enum', 'folder', 'zip'], zipName: 'string?',
+    format: ['enum', 'raw', 'json', 'convert'], output: ['enum', 'folder', 'zip'], zipName: 'string?',
   },
   cancelExport: { exportId: 'string' },
   exportFileList: {

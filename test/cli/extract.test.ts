@@ -116,7 +116,7 @@ describe('pakscope extract', () => {
     for (const r of cases) expect(r.code).toBe(2);
     expect(cases[0]!.stderr).toBe('error: extract: needs --out DIR (or --zip FILE) (see pakscope extract --help)\n');
     expect(cases[1]!.stderr).toMatch(/--overwrite and --keep-both exclude each other/);
-    expect(cases[2]!.stderr).toMatch(/--format takes raw or json, not "xml"/);
+    expect(cases[2]!.stderr).toMatch(/--format takes raw, json or convert, not "xml"/);
     expect(cases[3]!.stderr).toMatch(/takes at least 1 argument/);
     expect(JSON.parse(cases[4]!.out)).toEqual({ files: 0, bytes: 0, failed: [], skipped: [] });
     expect(cases[4]!.stderr).toBe('error: no file matches --filter no-such-file-anywhere\n');

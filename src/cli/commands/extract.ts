@@ -15,7 +15,7 @@ import { UsageError } from '../usage-error.js';
 export const extractCommand: Command = {
   name: 'extract',
   args: '<path...>',
-  summary: 'Write files to a folder or a .zip, as stored or as JSON',
+  summary: 'Write files to a folder or a .zip, as stored, as JSON or converted',
   description: [
     'Writes the files of the given containers and folders below DIR, each at its path as ls prints',
     'it (DIR is created if missing). --filter selects files as the tree filter does: a glob when',
@@ -29,6 +29,10 @@ export const extractCommand: Command = {
     '.ubulk, .uptnl (optional) and .m.ubulk (memory-mapped). --format json writes each package',
     '(.uasset, .umap, an IoStore package, a UE1/2 package) as its parsed header in JSON,',
     'NAME.json beside where NAME would be; files that are not packages are written raw.',
+    '--format convert writes each asset PakScope converts as what it converts to, where its',
+    'package would be: a texture T_X.uasset as T_X.png (T_X.dds for a pixel format PakScope',
+    'cannot decode), an array, cube or volume as one PNG per slice (T_Cube_0.png to T_Cube_5.png),',
+    'without its .uexp and .ubulk; every other file is written as stored, as raw does.',
     '',
     'An existing file is never overwritten silently: by default it is skipped and listed (so a',
     'second run only adds what is missing); --overwrite replaces it, --keep-both writes',
@@ -44,12 +48,13 @@ export const extractCommand: Command = {
     'pakscope extract Game/Content/Paks --out Export --filter "*/Maps/**"',
     'pakscope extract pakchunk0-Windows.utoc --out Export --format json --filter .umap',
     'pakscope extract Paks --zip textures.zip --filter "**/Textures/**" --json',
+    'pakscope extract Paks --out Export --format convert --filter "**/Textures/**"',
     'pakscope extract Paks --out Export --filter "*.umap" --filter "Content/**/T_*"',
   ],
   options: {
     out: { type: 'string', usage: '--out DIR', help: 'Folder to write the files below (created if missing).' },
     filter: filterOption('Extract'),
-    format: { type: 'string', usage: '--format raw|json', help: 'raw: the bytes as stored (default); json: packages as JSON.' },
+    format: { type: 'string', usage: '--format raw|json|convert', help: 'raw: the bytes as stored (default); json: packages as JSON; convert: textures as PNG.' },
     zip: { type: 'string', usage: '--zip FILE', help: 'Write one .zip file instead of a folder.' },
     overwrite: { type: 'boolean', usage: '--overwrite', help: 'Replace files that exist (default: skip them).' },
     'keep-both': { type: 'boolean', usage: '--keep-both', help: 'Keep existing files and write "name (2).ext".' },
@@ -75,6 +80,7 @@ export const extractCommand: Command = {
             ...(opts.zip !== undefined ? { zip: opts.zip } : { out: opts.out! }),
             format: opts.format,
             conflict: opts.conflict,
+            pool,
             concurrency: pool.threads * 4,
             signal: cancel.signal,
             ...(progress ? { onProgress: progress.update } : {}),
@@ -115,7 +121,7 @@ function parseOptions(values: OptionValues): ExtractOptions {
   if (out === undefined && zipArg === undefined) throw new UsageError('needs --out DIR (or --zip FILE)', 'extract');
   if (out === '' || zipArg === '') throw new UsageError('--out and --zip take a path, not an empty string', 'extract');
   const format = (values['format'] as string | undefined) ?? 'raw';
-  if (format !== 'raw' && format !== 'json') throw new UsageError(`--format takes raw or json, not "${format}"`, 'extract');
+  if (format !== 'raw' && format !== 'json' && format !== 'convert') throw new UsageError(`--format takes raw, json or convert, not "${format}"`, 'extract');
   if (values['overwrite'] && values['keep-both']) throw new UsageError('--overwrite and --keep-both exclude each other', 'extract');
   const conflict: ConflictPolicy = values['overwrite'] ? 'overwrite' : values['keep-both'] ? 'keep-both' : 'skip';
   const filters = filterValues(values);

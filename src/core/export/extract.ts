@@ -16,6 +16,7 @@
  *   const summary = await extractFiles(install, { filters: ['*.uasset'] }, { out: 'Export', onProgress });
  */
 import { setMaxListeners } from 'node:events';
+import type { ConvertibleExport } from '../assets/index.js';
 import type { Install } from '../install/install.js';
 import type { Archive } from '../archive.js';
 import { IoStoreContainer } from '../iostore/container.js';
@@ -27,6 +28,7 @@ import { FileFlag } from '../workers/wire.js';
 import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces } from './file-pieces.js';
+import { AssetConverter } from './asset-convert.js';
 import { PackageJsonConverter } from './package-json.js';
 import { ProgressMeter, type LiveCount } from './progress.js';
 import { PathChecker, printable, UnsafePathError } from './safe-path.js';
@@ -74,14 +76,14 @@ interface Settings {
 function settings(o: ExportOptions): Settings {
   if ((o.out === undefined) === (o.zip === undefined)) throw new TypeError('give exactly one of `out` (a folder) and `zip` (a .zip file)');
   const format = o.format ?? 'raw';
-  if (format !== 'raw' && format !== 'json') throw new TypeError(`format must be 'raw' or 'json', not ${String(format)}`);
+  if (format !== 'raw' && format !== 'json' && format !== 'convert') throw new TypeError(`format must be 'raw', 'json' or 'convert', not ${String(format)}`);
   const conflict = o.conflict ?? 'skip';
   if (!['overwrite', 'skip', 'keep-both'].includes(conflict)) throw new TypeError(`conflict must be 'overwrite', 'skip' or 'keep-both', not ${String(conflict)}`);
   const concurrency = o.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a whole number 1 or more, not ${concurrency}`);
   const zipLevel = o.zipLevel ?? DEFAULT_ZIP_LEVEL;
   if (!Number.isInteger(zipLevel) || zipLevel < 0 || zipLevel > 9) throw new RangeError(`zipLevel must be 0 to 9, not ${zipLevel}`);
-  return { format, conflict, companions: o.companions ?? format === 'raw', concurrency, zipLevel };
+  return { format, conflict, companions: o.companions ?? format !== 'json', concurrency, zipLevel };
 }
 
 /**
@@ -130,7 +132,8 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   setMaxListeners(0, signal);
   let fatal: unknown;
   const converter = s.format === 'json' ? new PackageJsonConverter(install) : undefined;
-  const job = new ExportJob(sink, meter, signal, converter);
+  const assets = s.format === 'convert' ? new AssetConverter(install, items, options.pool) : undefined;
+  const job = new ExportJob(sink, meter, signal, converter, assets);
   let next = 0;
   const window = new Window(DIRECT_WINDOW_BATCHES);
   const direct = new Set<Promise<void>>();
@@ -185,6 +188,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   await Promise.all(Array.from({ length: Math.min(s.concurrency, items.length) }, lane));
   while (direct.size > 0) await Promise.all([...direct]);
   meter.finish();
+  await assets?.close();
 
   if (fatal !== undefined || options.signal?.aborted) {
     await sink.abort();
@@ -200,8 +204,10 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   return summary(false, job.files, job.bytes);
 }
 
-type Outcome = { kind: 'written' } | { kind: 'skipped'; reason: string } | { kind: 'failed'; error: unknown };
+/** `left out`: a companion of a converted package, neither written nor listed. */
+type Outcome = { kind: 'written' } | { kind: 'left out' } | { kind: 'skipped'; reason: string } | { kind: 'failed'; error: unknown };
 const WRITTEN: Outcome = { kind: 'written' };
+const LEFT_OUT: Outcome = { kind: 'left out' };
 
 /** Writes one item at a time per caller; counts what was written. */
 class ExportJob {
@@ -214,11 +220,12 @@ class ExportJob {
     private readonly meter: ProgressMeter,
     private readonly signal: AbortSignal,
     private readonly converter: PackageJsonConverter | undefined,
+    private readonly assets: AssetConverter | undefined,
   ) {}
 
   /** The item goes to a folder as stored and its archive can have a worker write it (a big file in pieces). */
   writesInWorker(item: ExportItem): boolean {
-    if (!(this.sink instanceof DiskSink) || this.convertsToJson(item)) return false;
+    if (!(this.sink instanceof DiskSink) || this.convertsToJson(item) || this.assets?.mayConvert(item)) return false;
     const a = item.archive;
     return (a instanceof IoStoreContainer || a instanceof PakArchive) && a.writesInWorkers;
   }
@@ -317,6 +324,59 @@ class ExportJob {
   }
 
   async run(item: ExportItem): Promise<Outcome> {
+    if (this.assets?.mayConvert(item)) {
+      let role;
+      try {
+        role = await this.assets.role(item, this.signal);
+      } catch (error) {
+        this.meter.fileDone(item.size);
+        return { kind: 'failed', error };
+      }
+      if (role.kind === 'companion') {
+        // Its package is written as what it converts to: nothing of this file goes out.
+        this.meter.fileDone(item.size);
+        return LEFT_OUT;
+      }
+      if (role.kind === 'convert') return this.runConverted(item, role.exports);
+    }
+    return this.runStored(item);
+  }
+
+  /** Writes what the package converts to (AssetConverter.convert): every file, or the reason none is. */
+  private async runConverted(item: ExportItem, exports: ConvertibleExport[]): Promise<Outcome> {
+    this.meter.started(item.path);
+    let writer: EntryWriter | undefined;
+    const skipped: string[] = [];
+    try {
+      const files = await this.assets!.convert(item, exports, this.signal);
+      for (const f of files) {
+        this.signal.throwIfAborted();
+        const opened = await this.sink.begin(f.path, this.checked(f.path), f.data.length);
+        if ('skipped' in opened) {
+          skipped.push(opened.skipped);
+          continue;
+        }
+        writer = opened.writer;
+        await writer.write(f.data);
+        const done = await writer.commit();
+        writer = undefined;
+        if ('skipped' in done) {
+          skipped.push(done.skipped);
+          continue;
+        }
+        this.files++;
+        this.bytes += f.data.length;
+      }
+      return skipped.length > 0 && skipped.length === files.length ? { kind: 'skipped', reason: skipped[0]! } : WRITTEN;
+    } catch (error) {
+      await writer?.discard().catch(() => undefined);
+      return { kind: 'failed', error };
+    } finally {
+      this.meter.fileDone(item.size);
+    }
+  }
+
+  private async runStored(item: ExportItem): Promise<Outcome> {
     this.meter.started(item.path);
     let counted = 0;
     let writer: EntryWriter | undefined;

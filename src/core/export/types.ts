@@ -1,4 +1,5 @@
 /** What the exporter takes and reports; the app's export dialog and the CLI both speak this. */
+import type { WorkerPool } from '../workers/pool.js';
 
 /**
  * Which files to export. `paths` are paths as `ls` prints them: a file, or a folder meaning
@@ -12,8 +13,12 @@ export interface ExportSelection {
   filters?: readonly string[];
 }
 
-/** raw: the bytes as the game stores them; json: packages as their parsed model, the rest raw. */
-export type ExportFormat = 'raw' | 'json';
+/**
+ * raw: the bytes as the game stores them; json: packages as their parsed model, the rest raw;
+ * convert: assets the converter registry knows as what they convert to (a texture as .png, one
+ * file per slice; its .uexp/.ubulk left out), the rest raw.
+ */
+export type ExportFormat = 'raw' | 'json' | 'convert';
 
 /**
  * What happens when the output file already exists: 'skip' leaves it (listed as skipped),
@@ -43,8 +48,10 @@ export interface ExportOptions {
   format?: ExportFormat;
   /** Default 'skip'. */
   conflict?: ConflictPolicy;
+  /** convert: decode in these workers (textures); else on this thread. */
+  pool?: WorkerPool;
   /**
-   * Raw format: a selected package brings the files it needs beside it: its .uexp, and its bulk
+   * Raw and convert formats: a selected package brings the files it needs beside it: its .uexp, and its bulk
    * data as .ubulk, .uptnl (optional bulk) and .m.ubulk (memory-mapped bulk). Default true.
    */
   companions?: boolean;

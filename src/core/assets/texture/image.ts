@@ -76,10 +76,15 @@ export function decodeMipSlice(texture: TextureInfo, mip: number, read: { data: 
   return opts.pool.decodeImage(texture.pixelFormat, own ? bytes : bytes.slice(), width, height, opts.signal);
 }
 
-/** The first mip whose bytes the install has (an absent optional .uptnl leaves the largest out). */
+/**
+ * The mip written by default: the largest, or, when the optional .uptnl holding the largest is
+ * absent (the engine streams them in only where it is installed), the largest after those. Any
+ * other missing mip (a .ubulk that is not there) is not skipped: reading it says what is missing.
+ */
 export function firstPresentMip(info: TextureInfo): number {
-  const i = info.mips.findIndex((m) => !m.missing);
-  return i < 0 ? 0 : i;
+  let i = 0;
+  while (i < info.mips.length - 1 && info.mips[i]!.missing && info.mips[i]!.location === '.uptnl') i++;
+  return i;
 }
 
 /** Single-channel formats (their value in R): written as grayscale. */

@@ -1,0 +1,104 @@
+/**
+ * `--format convert`: packages whose exports the converter registry (core/assets) converts are
+ * written as what they convert to (a texture T_X.uasset as T_X.png, one file per slice), their
+ * .uexp/.ubulk/.uptnl/.m.ubulk left out; every other file is written as stored. Whether a
+ * package converts is known once its header is read: each package is opened once, and its
+ * companions wait for that answer.
+ */
+import { convertExport, convertibleExports, type ConvertibleExport } from '../assets/index.js';
+import type { Install } from '../install/install.js';
+import { InstallPackages } from '../package/open-package.js';
+import { isUAssetFileName } from '../package/package-files.js';
+import type { WorkerPool } from '../workers/pool.js';
+import type { ExportItem } from './selection.js';
+
+/** What becomes of an item: converted (these exports), left out (its package is converted), or written as stored. */
+export type ConvertRole = { kind: 'convert'; exports: ConvertibleExport[] } | { kind: 'companion'; of: string } | { kind: 'raw' };
+
+/** One output file of a converted package: its path (as `ls` would print it) and bytes. */
+export interface ConvertedOutput {
+  path: string;
+  data: Uint8Array;
+}
+
+/** Companion suffixes, longest first (".m.ubulk" before ".ubulk"); IoStore's unlisted bulk chunks end in them too. */
+const COMPANION_SUFFIXES = ['.m.ubulk', '.ubulk', '.uexp', '.uptnl'];
+
+export class AssetConverter {
+  private readonly packages: InstallPackages;
+  /** Packages of this export by lowercase path, the only ones whose companions are left out. */
+  private readonly packageItems = new Map<string, ExportItem>();
+  private readonly roles = new Map<string, Promise<ConvertRole>>();
+
+  constructor(install: Install, items: readonly ExportItem[], private readonly pool?: WorkerPool) {
+    this.packages = new InstallPackages(install);
+    for (const item of items) if (isPackageItem(item)) this.packageItems.set(item.path.toLowerCase(), item);
+  }
+
+  /** Whether the item might be converted or left out (so it is not handed to a worker to write as is). */
+  mayConvert(item: ExportItem): boolean {
+    return isPackageItem(item) || this.packageOf(item) !== undefined;
+  }
+
+  /** What becomes of the item (see ConvertRole). A package that does not open is written as stored. */
+  role(item: ExportItem, signal?: AbortSignal): Promise<ConvertRole> {
+    if (!isPackageItem(item)) {
+      const pkg = this.packageOf(item);
+      if (!pkg) return Promise.resolve({ kind: 'raw' });
+      return this.role(pkg, signal).then((r) => (r.kind === 'convert' ? { kind: 'companion', of: pkg.path } : { kind: 'raw' }));
+    }
+    const key = item.path.toLowerCase();
+    let role = this.roles.get(key);
+    if (!role) {
+      role = this.packages.open(item.path, signal ? { signal } : {}).then(
+        (opened): ConvertRole => {
+          const exports = convertibleExports(opened.model);
+          return exports.length > 0 ? { kind: 'convert', exports } : { kind: 'raw' };
+        },
+        (e: unknown): ConvertRole => {
+          // Not known to convert: it goes out as stored, like any file that is no asset.
+          if (signal?.aborted) throw e;
+          return { kind: 'raw' };
+        },
+      );
+      this.roles.set(key, role);
+    }
+    return role;
+  }
+
+  /**
+   * The files a package converts to, beside where it would be: "T_X.png", "T_Cube_0.png" ...;
+   * a package with several convertible exports names each file after its export too.
+   */
+  async convert(item: ExportItem, exports: readonly ConvertibleExport[], signal?: AbortSignal): Promise<ConvertedOutput[]> {
+    const stem = item.path.slice(0, item.path.lastIndexOf('.'));
+    const out: ConvertedOutput[] = [];
+    for (const exp of exports) {
+      const files = await convertExport({ packages: this.packages, ref: item.path }, exp, undefined, {
+        ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}),
+      });
+      const base = exports.length > 1 ? `${stem}.${exp.name}` : stem;
+      for (const f of files) out.push({ path: `${base}${f.suffix}.${f.extension}`, data: f.data });
+    }
+    return out;
+  }
+
+  /** The package of this export that a companion file belongs to, if any. */
+  private packageOf(item: ExportItem): ExportItem | undefined {
+    if (item.companionOf !== undefined) return this.packageItems.get(item.companionOf.toLowerCase());
+    const lower = item.path.toLowerCase();
+    const suffix = COMPANION_SUFFIXES.find((s) => lower.endsWith(s));
+    if (!suffix) return undefined;
+    const stem = lower.slice(0, lower.length - suffix.length);
+    return this.packageItems.get(`${stem}.uasset`) ?? this.packageItems.get(`${stem}.umap`);
+  }
+
+  async close(): Promise<void> {
+    await this.packages.close();
+  }
+}
+
+/** A UE4/5 package: an IoStore package chunk, or a .uasset/.umap file. */
+function isPackageItem(item: ExportItem): boolean {
+  return item.chunkType !== undefined ? item.chunkType === 'ExportBundleData' : isUAssetFileName(item.path);
+}
