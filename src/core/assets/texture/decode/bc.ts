@@ -7,7 +7,9 @@
  * R, BC5 its two in R and G; the channels a format lacks are 0 (blue) and 255 (alpha).
  */
 
-const palette = new Uint32Array(4);
+import { decodeBlockImage } from './block-image.js';
+
+const palette = new Int32Array(4);
 const ramp = new Uint32Array(8);
 const alphas = new Uint32Array(16);
 
@@ -35,16 +37,21 @@ function colourPalette(src: Uint8Array, o: number, opaque: boolean): void {
   }
 }
 
-/** Writes the 16 pixels of a colour block's indices (src[o+4..o+7]) with `or` added to each (BC2/BC3 alpha). */
+/** Writes the 16 pixels of a colour block's indices (src[o+4..o+7]); `withAlpha`: OR in alphas[] (BC2/BC3). */
 function writeColours(src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: number, withAlpha: boolean): void {
-  const p0 = palette[0]!, p1 = palette[1]!, p2 = palette[2]!, p3 = palette[3]!;
   for (let row = 0; row < 4; row++) {
-    let bits = src[o + 4 + row]!;
-    for (let x = 0; x < 4; x++) {
-      const i = bits & 3;
-      const c = i === 0 ? p0 : i === 1 ? p1 : i === 2 ? p2 : p3;
-      dst[d + x] = withAlpha ? (c & 0xffffff) | alphas[row * 4 + x]! : c;
-      bits >>= 2;
+    const bits = src[o + 4 + row]!;
+    if (withAlpha) {
+      const a = row * 4;
+      dst[d] = (palette[bits & 3]! & 0xffffff) | alphas[a]!;
+      dst[d + 1] = (palette[(bits >> 2) & 3]! & 0xffffff) | alphas[a + 1]!;
+      dst[d + 2] = (palette[(bits >> 4) & 3]! & 0xffffff) | alphas[a + 2]!;
+      dst[d + 3] = (palette[bits >> 6]! & 0xffffff) | alphas[a + 3]!;
+    } else {
+      dst[d] = palette[bits & 3]!;
+      dst[d + 1] = palette[(bits >> 2) & 3]!;
+      dst[d + 2] = palette[(bits >> 4) & 3]!;
+      dst[d + 3] = palette[bits >> 6]!;
     }
     d += pitch;
   }
@@ -119,4 +126,16 @@ export function decodeBC5Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
     for (let x = 0; x < 4; x++) dst[d + x] = red[y * 4 + x]! | alphas[y * 4 + x]! | 0xff000000;
     d += pitch;
   }
+}
+
+/** A whole BC1 image, with a loop of its own for whole-block sizes (see decodeBC7Image). */
+export function decodeBC1Image(data: Uint8Array, width: number, height: number): Uint8Array {
+  if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 8, decodeBC1Block);
+  const rgba = new Uint8Array(width * height * 4);
+  const out = new Uint32Array(rgba.buffer);
+  let o = 0;
+  for (let y = 0; y < height; y += 4) {
+    for (let x = 0; x < width; x += 4) { decodeBC1Block(data, o, out, y * width + x, width); o += 8; }
+  }
+  return rgba;
 }

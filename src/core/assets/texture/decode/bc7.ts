@@ -7,6 +7,7 @@
  * once into a palette and each pixel is one palette look-up. Nothing is allocated per block.
  */
 import { ANCHOR_MASKS, SUBSETS, WEIGHTS } from './bptc-tables.js';
+import { decodeBlockImage } from './block-image.js';
 
 // Per mode: subsets, partition bits, rotation bits, index-selection bit, colour bits, alpha bits,
 // per-endpoint p-bit, per-subset p-bit, index bits, second index bits.
@@ -21,20 +22,27 @@ const SPB = [0, 1, 0, 0, 0, 0, 0, 0];
 const IB = [3, 3, 2, 2, 2, 2, 4, 2];
 const IB2 = [0, 0, 0, 0, 3, 2, 0, 0];
 
-const words = new Uint32Array(5);
+const words = new Int32Array(5);
 /** Endpoints: ep[channel * 6 + endpoint], channels R, G, B, A. */
 const ep = new Int32Array(24);
 /** Colours of each subset: palette[subset * 16 + index]. */
-const palette = new Uint32Array(48);
-/** Modes 4 and 5: colour (RGB, placed by rotation) and alpha palettes. */
-const colourPal = new Uint32Array(8);
-const alphaPal = new Uint32Array(8);
+const palette = new Int32Array(48);
+/** Modes 4 and 5: the palettes of the two index streams (colour placed by rotation, alpha). */
+const pal1 = new Int32Array(8);
+const pal2 = new Int32Array(8);
 
+/** The 32 bits from `pos` on (bits past the block read as 0). */
+function window(pos: number): number {
+  const i = pos >> 5, s = pos & 31;
+  // (x << 1) << (31 - s) is x << (32 - s), and 0 when s is 0.
+  return (words[i]! >>> s) | ((words[i + 1]! << 1) << (31 - s));
+}
+
+/** `n` (at most 8) bits at `pos`. */
 function bits(pos: number, n: number): number {
-  const i = pos >>> 5, s = pos & 31;
-  let v = words[i]! >>> s;
-  if (s + n > 32) v |= words[i + 1]! << (32 - s);
-  return v & ((1 << n) - 1);
+  const i = pos >> 5, s = pos & 31;
+  // (x << 1) << (31 - s) is x << (32 - s), and 0 when s is 0.
+  return ((words[i]! >>> s) | ((words[i + 1]! << 1) << (31 - s))) & ((1 << n) - 1);
 }
 
 /** A quantized value of `n` bits widened to 8 by repeating its top bits. */
@@ -106,19 +114,26 @@ export function decodeBC7Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
       }
     }
     const subsets = (ns - 1) * 1024 + partition * 16;
+    // Index bits are read from a 32-bit window refilled when it runs short.
+    let win = window(pos), avail = 32;
     for (let i = 0; i < 16; i++) {
       const nb = ib - ((anchors >> i) & 1);
-      const idx = bits(pos, nb); pos += nb;
+      if (avail < nb) { win = window(pos); avail = 32; }
+      const idx = win & ((1 << nb) - 1);
+      win >>>= nb; avail -= nb; pos += nb;
       dst[d + (i >> 2) * pitch + (i & 3)] = palette[SUBSETS[subsets + i]! * 16 + idx]!;
     }
     return;
   }
 
-  // Modes 4 and 5: separate colour and alpha indices, then an optional channel rotation.
-  const colourBits = indexSel ? ib2 : ib, alphaBits = indexSel ? ib : ib2;
+  // Modes 4 and 5: separate colour and alpha indices, then an optional channel rotation. The
+  // first index stream (ib bits) picks from pal1, the second (ib2 bits) from pal2: colour and
+  // alpha, or the other way round when the index-selection bit is set.
   // Where interpolated R, G, B and A end up after the rotation (swap of A with R, G or B).
   const shR = rotation === 1 ? 24 : 0, shG = rotation === 2 ? 24 : 8, shB = rotation === 3 ? 24 : 16;
   const shA = rotation === 0 ? 24 : (rotation - 1) * 8;
+  const colourPal = indexSel ? pal2 : pal1, alphaPal = indexSel ? pal1 : pal2;
+  const colourBits = indexSel ? ib2 : ib, alphaBits = indexSel ? ib : ib2;
   for (let i = 0; i < 1 << colourBits; i++) {
     const w = WEIGHTS[colourBits * 16 + i]!, u = 64 - w;
     colourPal[i] = (((u * ep[0]! + w * ep[1]! + 32) >> 6) << shR) | (((u * ep[6]! + w * ep[7]! + 32) >> 6) << shG) |
@@ -128,11 +143,32 @@ export function decodeBC7Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
     const w = WEIGHTS[alphaBits * 16 + i]!, u = 64 - w;
     alphaPal[i] = ((u * ep[18]! + w * ep[19]! + 32) >> 6) << shA;
   }
+  // The first stream (31 bits) fits one 32-bit window; mode 4's 3-bit second stream (47 bits)
+  // is refilled once it runs short. Pixel 0 is the anchor: one bit less in each stream.
   let pos2 = pos + 16 * ib - 1;
-  for (let i = 0; i < 16; i++) {
-    const n1 = i === 0 ? ib - 1 : ib, n2 = i === 0 ? ib2 - 1 : ib2;
-    const i1 = bits(pos, n1); pos += n1;
-    const i2 = bits(pos2, n2); pos2 += n2;
-    dst[d + (i >> 2) * pitch + (i & 3)] = indexSel ? colourPal[i2]! | alphaPal[i1]! : colourPal[i1]! | alphaPal[i2]!;
+  let win1 = window(pos), win2 = window(pos2), avail2 = 32 - (ib2 - 1);
+  dst[d] = pal1[win1 & ((1 << (ib - 1)) - 1)]! | pal2[win2 & ((1 << (ib2 - 1)) - 1)]!;
+  win1 >>>= ib - 1; win2 >>>= ib2 - 1; pos2 += ib2 - 1;
+  const mask1 = (1 << ib) - 1, mask2 = (1 << ib2) - 1;
+  for (let i = 1; i < 16; i++) {
+    if (avail2 < ib2) { win2 = window(pos2); avail2 = 32; }
+    dst[d + (i >> 2) * pitch + (i & 3)] = pal1[win1 & mask1]! | pal2[win2 & mask2]!;
+    win1 >>>= ib; win2 >>>= ib2; avail2 -= ib2; pos2 += ib2;
   }
+}
+
+/**
+ * A whole BC7 image. Whole-block sizes take a loop of their own so that the block decoder is
+ * called from one call site only (V8 inlines it there; decodeBlockImage's call site serves every
+ * format); other sizes go through decodeBlockImage.
+ */
+export function decodeBC7Image(data: Uint8Array, width: number, height: number): Uint8Array {
+  if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 16, decodeBC7Block);
+  const rgba = new Uint8Array(width * height * 4);
+  const out = new Uint32Array(rgba.buffer);
+  let o = 0;
+  for (let y = 0; y < height; y += 4) {
+    for (let x = 0; x < width; x += 4) { decodeBC7Block(data, o, out, y * width + x, width); o += 16; }
+  }
+  return rgba;
 }

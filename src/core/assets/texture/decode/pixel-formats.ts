@@ -14,9 +14,9 @@
  * SNORM formats map [-1, 1] to [0, 255]; UINT formats are clamped to 255.
  */
 import { decodeBlockImage, decodeFloatBlockImage, floatToRgba8, type BlockDecoder, type FloatBlockDecoder } from './block-image.js';
-import { decodeBC1Block, decodeBC2Block, decodeBC3Block, decodeBC4Block, decodeBC5Block } from './bc.js';
+import { decodeBC1Block, decodeBC1Image, decodeBC2Block, decodeBC3Block, decodeBC4Block, decodeBC5Block } from './bc.js';
 import { decodeBC6HBlock, decodeBC6HSignedBlock } from './bc6h.js';
-import { decodeBC7Block } from './bc7.js';
+import { decodeBC7Block, decodeBC7Image } from './bc7.js';
 import { astcBlockDecoder } from './astc.js';
 import { decodeEACR11Block, decodeEACRG11Block, decodeETC1Block, decodeETC2RGBABlock, decodeETC2RGBBlock } from './etc.js';
 import * as raw from './uncompressed.js';
@@ -73,13 +73,13 @@ const bc = (bytes: number, channels: Channels, dxgiFormat: number, fourCC: strin
 const ASTC_SIZES = ['4x4', '5x4', '5x5', '6x5', '6x6', '8x5', '8x6', '8x8', '10x5', '10x6', '10x8', '10x10', '12x10', '12x12'];
 
 const ENTRIES: Record<string, Entry> = {
-  PF_DXT1: bc(8, 'rgb', 71, 'DXT1', decodeBC1Block),
+  PF_DXT1: { ...bc(8, 'rgb', 71, 'DXT1', decodeBC1Block), decode: (data, w, h) => ({ width: w, height: h, rgba: decodeBC1Image(data, w, h) }) },
   PF_DXT3: bc(16, 'rgba', 74, 'DXT3', decodeBC2Block),
   PF_DXT5: bc(16, 'rgba', 77, 'DXT5', decodeBC3Block),
   PF_BC4: bc(8, 'r', 80, 'ATI1', decodeBC4Block, false),
   PF_BC5: bc(16, 'rg', 83, 'ATI2', decodeBC5Block, false),
   PF_BC6H: { blockWidth: 4, blockHeight: 4, blockBytes: 16, channels: 'rgb', hdr: true, srgbCapable: false, dds: { dxgiFormat: 95 }, decode: floatBlocks(4, 4, 16, decodeBC6HBlock) },
-  PF_BC7: bc(16, 'rgba', 98, undefined, decodeBC7Block),
+  PF_BC7: { ...bc(16, 'rgba', 98, undefined, decodeBC7Block), decode: (data, w, h) => ({ width: w, height: h, rgba: decodeBC7Image(data, w, h) }) },
 
   PF_B8G8R8A8: px(4, 'rgba', 87, raw.decodeB8G8R8A8, { srgbCapable: true }),
   PF_A8R8G8B8: px(4, 'rgba', 87, raw.decodeB8G8R8A8, { srgbCapable: true }),
