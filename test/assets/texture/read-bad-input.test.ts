@@ -43,7 +43,7 @@ describe('bulk data that is not there or runs short', () => {
     const err = await t.readMip(0).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingPayloadError);
     expect(err).toBeInstanceOf(FormatError);
-    expect((err as FormatError).message).toMatch(/T\.uexp: Texture2D "T_Quinn_01_D" mip 0 at byte \d+: .*\.ubulk, which is not in the install/);
+    expect((err as FormatError).message).toMatch(/T\.uexp: Texture2D "T_Quinn_01_D" mip 0 at byte \d+: the package's \.ubulk that holds the bytes is not in the install/);
     expect((await t.readMip(4)).length).toBe(2048);
   });
 

@@ -134,7 +134,7 @@ describe('loose cooked textures of other engine versions (corpus/cooked)', () =>
     expect([t.class, t.pixelFormat, t.width, t.height, t.lodGroup]).toEqual(['Texture2D', 'PF_DXT5', 2048, 2048, 'TEXTUREGROUP_Character']);
     expect(mipsOf(t)).toHaveLength(12);
     expect(t.mips.map((m) => m.missing !== undefined)).toEqual([true, true, true, true, true, false, false, false, false, false, false, false]);
-    await expect(t.readMip(0)).rejects.toThrow(/mip 0 at byte \d+: its bytes are in the package's \.ubulk, which is not in the install/);
+    await expect(t.readMip(0)).rejects.toThrow(/mip 0 at byte \d+: the package's \.ubulk that holds the bytes is not in the install/);
     expect((await t.readMip(5)).length).toBe(formatBytes('PF_DXT5', 64, 64));
     expect(t.notes.join(' ')).toMatch(/mips 0-4 cannot be read/);
   });

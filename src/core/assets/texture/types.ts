@@ -36,7 +36,7 @@ export interface TextureInfo {
   cube: boolean;
   virtual: boolean;
   srgb: boolean;
-  /** Every stored mip, largest first (a virtual texture or UDIM set: one mip-0 entry for the whole image). */
+  /** Every stored mip, largest first (a virtual texture or UDIM set: one per virtual texture level, each the whole reassembled image). */
   mips: TextureMip[];
   /** Property values shown as facts where present: "TC_Normalmap", "TEXTUREGROUP_World", ... */
   compressionSettings?: string;

@@ -163,7 +163,7 @@ export async function readBulkPayload(ref: BulkDataRef, files: BulkFiles, what: 
     const found = files.separate(ref.location, ref.cookedIndex);
     if (!found) {
       const ext = ref.cookedIndex !== 0 ? `.${String(ref.cookedIndex).padStart(3, '0')}${ref.location}` : ref.location;
-      throw new MissingPayloadError(files.inline.name, what, ref.headerAt, `its ${ref.sizeOnDisk} bytes are in the package's ${ext}, which is not in the install`);
+      throw new MissingPayloadError(files.inline.name, what, ref.headerAt, `the package's ${ext} that holds the ${ref.sizeOnDisk} bytes is not in the install`);
     }
     file = found;
     // Offsets before UE4.26 carry the package's BulkDataStartOffset; a file holding only this payload starts it at 0.

@@ -92,10 +92,10 @@ function missingReason(ref: BulkDataRef | undefined, files: BulkFiles): string |
   if (ref.location === '.ubulk' || ref.location === '.m.ubulk' || ref.location === '.uptnl') {
     if (files.separate(ref.location, ref.cookedIndex)) return undefined;
     return ref.location === '.uptnl'
-      ? 'its bytes are in the optional .uptnl, which is not in the install (the game ships its largest mips separately)'
-      : `its bytes are in the package's ${ref.location}, which is not in the install`;
+      ? 'the optional .uptnl that holds the bytes is not in the install (the game ships its largest mips separately)'
+      : `the package's ${ref.location} that holds the bytes is not in the install`;
   }
-  if (ref.location === 'end of file' && !files.endOfFile) return 'its bytes are at the end of the package, which is not there';
+  if (ref.location === 'end of file' && !files.endOfFile) return 'the end of the package that holds the bytes is not there';
   return undefined;
 }
 
