@@ -69,9 +69,15 @@ export class PackageService {
     await Promise.all([...this.byInstall.keys()].map((id) => this.forget(id)));
   }
 
-  /** Finds the package a tree path names; a .uexp/.ubulk names the .uasset or .umap beside it. */
+  /**
+   * Finds the package a tree path, a package name ("/Game/Maps/Entry", the app's table rows and
+   * references) or a package id names; a .uexp/.ubulk names the .uasset or .umap beside it.
+   */
   locate(packages: InstallPackages, path: string): PackageLocation {
-    const clean = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    const slashed = path.replace(/\\/g, '/');
+    const asFile = slashed.replace(/^\/+/, '');
+    // A leading slash is a package name's, unless the rest is a file of the tree.
+    const clean = slashed.startsWith('/') && !packages.install.file(asFile) ? slashed : asFile;
     if (COMPANION_EXTENSIONS.includes(extensionOf(clean))) {
       for (const ext of ['.uasset', '.umap']) {
         if (packages.install.file(withoutExtension(clean) + ext)) return packages.locate(withoutExtension(clean) + ext);

@@ -123,6 +123,12 @@ describe('a Zen package (cue58 UE5.8, uncompressed IoStore)', () => {
     expect(odd.warnings.join('\n')).toMatch(/4\.18 is not a release with IoStore packages/);
   });
 
+  it('opens a package by its name, as the Imports table and references name it', async () => {
+    const v = await backend.openPackage({ installId, path: '/Game/Fixtures/Animations/AC_Fixture' });
+    expect(v.path).toBe(AC_FIXTURE);
+    expect(v.name).toBe('/Game/Fixtures/Animations/AC_Fixture');
+  });
+
   it('opens the package of a bulk data file', async () => {
     const v = await backend.openPackage({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Audio/SW_Format_PCM.ubulk' });
     expect(v.path).toBe('CUE4ParseFixtures/Content/Fixtures/Audio/SW_Format_PCM.uasset');

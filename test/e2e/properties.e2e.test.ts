@@ -117,11 +117,12 @@ describe.skipIf(!haveChromium)('the Properties tab in Chromium (browser host)', 
     expect(await web.page.getByTestId('hex-mark').textContent()).toBe('DA_AllProperties · Integer');
     await web.page.screenshot({ path: join(ARTIFACTS, 'e2e-properties-hex.png') });
 
-    // An object reference to an import: the Imports tab, its row selected.
+    // An object reference to an import: the side panel's "Import 3" shows its row in the Imports tab.
     await web.page.getByTestId('package-tab-properties').click();
     const hard = await propRow(web.page, 'HardObjectReference');
     expect(await valueOf(hard)).toBe('/Game/Fixtures/DataTables/DT_AllProperties.DT_AllProperties');
-    await hard.getByTestId('props-link').click();
+    await hard.click();
+    await web.page.getByTestId('props-link-row').click();
     await poll(() => web.page.getByTestId('imports-table').locator('.row.focused').getAttribute('data-ref')).toBe('import:3');
     expect(await text(web.page.getByTestId('imports-table').locator('.row.focused'))).toMatch(/^3 DT_AllProperties DataTable \/Game\/Fixtures\/DataTables\/DT_AllProperties/);
     await web.page.screenshot({ path: join(ARTIFACTS, 'e2e-properties-import.png') });
@@ -139,10 +140,13 @@ describe.skipIf(!haveChromium)('the Properties tab in Chromium (browser host)', 
     await web.page.screenshot({ path: join(ARTIFACTS, 'e2e-properties-json.png') });
     await web.page.getByTestId('json-mode-package').click();
 
-    // The package a reference names: opened (and selected in the tree), the Properties tab kept.
+    // Following the reference opens the object it names: the import's package (selected in the
+    // tree), at that export, in the Properties tab.
+    await web.page.getByTestId('package-tab-exports').click();
     await web.page.getByTestId('package-tab-properties').click();
-    await (await propRow(web.page, 'HardObjectReference')).getByTestId('props-open-package').click();
+    await (await propRow(web.page, 'HardObjectReference')).getByTestId('props-link').click();
     await poll(() => web.page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/DataTables/DT_AllProperties');
+    await poll(() => web.page.getByTestId('props-exports').locator('.export.active').textContent()).toContain('DT_AllProperties');
     await poll(() => web.page.getByTestId('tree').locator('.row.selected').getAttribute('data-path')).toBe(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
     expect(await valueOf(await propRow(web.page, 'RowStruct'))).toBe('/Script/CUE4ParseFixtures.FixtureTableRow');
     // A DataTable's rows are its native data: their own row, with their size.

@@ -10,10 +10,13 @@ import { rememberOpenPath, type Bridge } from './api.js';
 import { withConfirmation } from './confirm-path.js';
 import { NavHistory } from './nav-history.js';
 import { cycle, neighbourAfterClose, newTab, replaceTab, type PackageTab } from './package-tabs.js';
-import { isMainPackageEntry } from './package-view.js';
+import { isMainPackageEntry, isPackageTreeEntry } from './package-view.js';
 import { TreeModel } from './tree-model.js';
 import { revealPath } from './tree-reveal.js';
 import type { VerifyState } from './verify-state.js';
+import type { MenuEntry } from './context-actions.js';
+import { jsonFileName, packageJsonText } from './package-json.js';
+import { copyText, saveText } from './save-file.js';
 
 export interface OpeningState {
   path: string;
@@ -28,6 +31,15 @@ export interface ExportRequest {
   entries: TreeEntry[];
   filter: string | undefined;
   whole: { fileCount: number; size: number };
+  /** The format chosen at first (the context menu's "Export as JSON"). */
+  format: 'raw' | 'json';
+}
+
+/** The right-click menu shown, where. */
+export interface ContextMenuState {
+  x: number;
+  y: number;
+  entries: MenuEntry[];
 }
 
 /** What the state moves in the page: set by the components once they exist. */
@@ -36,6 +48,15 @@ export interface AppView {
   revealTreeRow(index: number): void;
   focusFilter(): void;
   focusPath(): void;
+}
+
+export interface PackageOpenOptions {
+  /** In a new tab (Ctrl+click, middle-click, the context menu). */
+  newTab?: boolean | undefined;
+  /** The package view's tab to show (graph, imports, ...). */
+  view?: string | undefined;
+  /** An export's object path to show (a followed reference). */
+  focus?: string | undefined;
 }
 
 /** A place back and forward go to: a package shown, or a file selected in the file view. */
@@ -68,6 +89,7 @@ export class AppState {
   pathInput = $state('');
   keysOpen = $state(false);
   exporting = $state.raw<ExportRequest | null>(null);
+  menu = $state.raw<ContextMenuState | null>(null);
   dragging = $state(false);
   containersOpen = $state(true);
   /** The panes the View menu shows (Electron: the main process remembers them and says so at start). */
@@ -265,7 +287,100 @@ export class AppState {
   openExport(): void {
     if (!this.install || this.exporting) return;
     const tree = this.tree;
-    this.exporting = { entries: tree.exportEntries(), filter: tree.filter, whole: { fileCount: tree.matchCount, size: tree.matchSize } };
+    this.exporting = { entries: tree.exportEntries(), filter: tree.filter, whole: { fileCount: tree.matchCount, size: tree.matchSize }, format: 'raw' };
+  }
+  /** The Export dialog for these entries (the context menu). */
+  exportEntries(entries: TreeEntry[], format: 'raw' | 'json'): void {
+    if (!this.install || this.exporting) return;
+    this.exporting = { entries, filter: undefined, whole: { fileCount: 0, size: 0 }, format };
+  }
+  /** The Export dialog for one package file named by its tree path. */
+  async exportPackageFile(path: string): Promise<void> {
+    const install = this.install;
+    if (!install) return;
+    try {
+      const d = await this.api.fileDetails({ installId: install.id, path });
+      this.exportEntries([{ name: path.slice(path.lastIndexOf('/') + 1), path, isDir: false, size: d.size, fileCount: 1, container: d.container }], 'raw');
+    } catch (e) {
+      this.showError(messageOf(e));
+    }
+  }
+
+  // ---- the context menu's actions ----
+  openMenu(x: number, y: number, entries: MenuEntry[]): void {
+    this.menu = { x, y, entries };
+  }
+  closeMenu(): void {
+    this.menu = null;
+  }
+  /** What a menu on a tree row acts on: the selection when the row is part of it, else the row. */
+  menuSelection(entry: TreeEntry): TreeEntry[] {
+    const selected = this.tree.exportEntries();
+    return selected.some((e) => e.path === entry.path) ? selected : [entry];
+  }
+  /** "Open" on a tree row: a package opens, another file shows in the file view, a folder opens. */
+  async openEntry(entry: TreeEntry): Promise<void> {
+    if (isPackageTreeEntry(entry)) {
+      await this.goToPackage(entry.path);
+      return;
+    }
+    this.showFiles();
+    await this.#reveal(entry.path);
+    const at = this.tree.indexOf(entry.path);
+    if (entry.isDir && at >= 0 && !this.tree.rows[at]!.expanded) await this.tree.expand(at);
+  }
+  async copy(text: string): Promise<void> {
+    if (!(await copyText(text))) this.showError('The page may not use the clipboard here.');
+  }
+  async copyPackageName(path: string): Promise<void> {
+    const install = this.install;
+    if (!install) return;
+    try {
+      const view = await this.api.openPackage({ installId: install.id, path });
+      await this.copy(view.name);
+    } catch (e) {
+      this.showError(messageOf(e));
+    }
+  }
+  /** The tree path of a package named by its name, or null (a banner says why). */
+  async packagePathOf(packageName: string): Promise<string | null> {
+    const install = this.install;
+    if (!install) return null;
+    try {
+      return (await this.api.openPackage({ installId: install.id, path: packageName })).path;
+    } catch {
+      this.showError(`${packageName} is not in this install.`);
+      return null;
+    }
+  }
+  /** One click: the package with every export's properties as a .json file. */
+  async savePackageJson(path: string): Promise<void> {
+    const install = this.install;
+    if (!install) return;
+    try {
+      const view = await this.api.openPackage({ installId: install.id, path });
+      const props = await this.api.packageProperties({ installId: install.id, path }).catch(() => null);
+      saveText(jsonFileName(view.name), packageJsonText(view, props));
+    } catch (e) {
+      this.showError(messageOf(e));
+    }
+  }
+  /** Selects a container (by name) in the Containers list: the details pane describes it. */
+  revealContainer(name: string): void {
+    const container = this.install?.containers.find((c) => c.name === name || c.path === name);
+    if (!container) return;
+    this.containersOpen = true;
+    this.selectedContainer = container;
+    this.showFiles();
+  }
+  async revealContainerOf(path: string): Promise<void> {
+    const install = this.install;
+    if (!install) return;
+    try {
+      this.revealContainer((await this.api.fileDetails({ installId: install.id, path })).container);
+    } catch (e) {
+      this.showError(messageOf(e));
+    }
   }
   closeExport(): void {
     this.exporting = null;
@@ -300,15 +415,18 @@ export class AppState {
    * Shows a package: in a new tab (`newTab`, or when the file view is showing and no tab has it),
    * else in the tab shown. A tab that already shows it is brought forward.
    */
-  openPackage(path: string, opts: { newTab?: boolean } = {}): void {
+  openPackage(path: string, opts: PackageOpenOptions = {}): void {
     const install = this.install;
     if (!install) return;
     const pkg = this.pkg;
     const existing = this.tabs.find((t) => t.installId === install.id && t.path === path);
-    if (existing) this.activeTab = existing.id;
-    else if (pkg && !opts.newTab) this.tabs = replaceTab(this.tabs, pkg.id, { path });
+    const view = opts.view ?? (existing ?? pkg)?.view ?? this.#lastView;
+    if (existing) {
+      this.tabs = replaceTab(this.tabs, existing.id, { focus: opts.focus, view });
+      this.activeTab = existing.id;
+    } else if (pkg && !opts.newTab) this.tabs = replaceTab(this.tabs, pkg.id, { path, focus: opts.focus, view });
     else {
-      const tab = newTab(install.id, path, this.#lastView);
+      const tab = newTab(install.id, path, view, opts.focus);
       this.tabs = [...this.tabs, tab];
       this.activeTab = tab.id;
     }
@@ -346,7 +464,7 @@ export class AppState {
   }
 
   /** From the graph or a reference: show the package and select it in the tree (opening folders; a filter that hides it goes). */
-  async goToPackage(path: string, opts: { newTab?: boolean } = {}): Promise<void> {
+  async goToPackage(path: string, opts: PackageOpenOptions = {}): Promise<void> {
     this.openPackage(path, opts);
     await this.#reveal(path);
   }

@@ -9,12 +9,14 @@ export interface PackageTab {
   readonly path: string;
   /** The package view's tab (summary, properties, names, ...). */
   readonly view: string;
+  /** An object of the package to show when it opens (an export's object path): a followed reference. */
+  readonly focus?: string | undefined;
 }
 
 let nextId = 1;
 
-export function newTab(installId: string, path: string, view: string): PackageTab {
-  return { id: nextId++, installId, path, view };
+export function newTab(installId: string, path: string, view: string, focus?: string): PackageTab {
+  return { id: nextId++, installId, path, view, focus };
 }
 
 /** The tab to show when `id` closes: the next one, else the one before, else the file view (null). */
