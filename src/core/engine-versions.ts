@@ -6,6 +6,7 @@
 
 // The .utoc versions are the .utoc reader's (iostore/toc-version.ts); this table maps releases to them.
 import { TocVersion } from './iostore/toc-version.js';
+import { PakVersion } from './pak/version.js';
 
 export { TocVersion };
 
@@ -56,6 +57,7 @@ export enum EngineVersion {
   UE5_6 = 506,
   UE5_7 = 507,
   UE5_8 = 508,
+  UE6_0 = 600,
 }
 
 /** EUnrealEngineObjectUE5Version members the Zen header reader looks at. */
@@ -107,7 +109,27 @@ export const ENGINE_RELEASES: readonly EngineRelease[] = [
   release(EngineVersion.UE5_7, T.ReplaceIoChunkHashWithIoHash, H.SoftPackageReferencesOffset, Z.VerseCells, 522, V.ImportTypeHierarchies),
   // Checked on corpus/cue58 (UE5.8.1): same .utoc, container header and Zen layout as 5.7.
   release(EngineVersion.UE5_8, T.ReplaceIoChunkHashWithIoHash, H.SoftPackageReferencesOffset, Z.VerseCells, 522, V.ImportTypeHierarchies),
+  // UE6.0 (CUE4Parse's GAME_UE6_0): the .utoc gains source hashes and the encryption method
+  // (v9, v10: UE5.8.1 still writes v8); container header, Zen layout and object versions as 5.8.
+  release(EngineVersion.UE6_0, T.ContainerEncryptionMethod, H.SoftPackageReferencesOffset, Z.VerseCells, 522, V.ImportTypeHierarchies),
 ];
+
+/**
+ * The first .pak version UE6.0 writes and no earlier release does: the flat sorted directory
+ * index (13), then the pakchunk index (14) and the encryption method (15) came with CUE4Parse's
+ * UE6 versioning; UE5.8.1 writes Utf8PakDirectory (12, corpus/cue58).
+ */
+export const FIRST_UE6_PAK_VERSION = PakVersion.SortedDirectoryIndex;
+
+/**
+ * Whether the release ("5.8", "6.0") may have written a .pak of this version: the pak is what
+ * tells a UE6.0 cooked .uasset from a 5.7 or 5.8 one, whose object versions are the same.
+ */
+export function releaseWritesPakVersion(release: string, pakVersion: number): boolean {
+  const engine = parseEngineVersion(release);
+  const ue6 = engine !== undefined && engine >= EngineVersion.UE6_0;
+  return ue6 ? pakVersion >= FIRST_UE6_PAK_VERSION : pakVersion < FIRST_UE6_PAK_VERSION;
+}
 
 export function engineRelease(engine: EngineVersion): EngineRelease {
   const r = ENGINE_RELEASES.find((e) => e.engine === engine);
@@ -160,7 +182,7 @@ export function containerHeaderVersionFor(engine: EngineVersion): ContainerHeade
 
 /**
  * The releases that write this combination, oldest first (several: 5.0-5.3 share a .utoc
- * version; 5.6-5.8 share everything here).
+ * version; 5.6-5.8 share everything here but the .utoc version UE6.0 moved on from).
  */
 export function enginesFor(info: { tocVersion?: number; containerHeaderVersion?: ContainerHeaderVersion }): EngineRelease[] {
   return ENGINE_RELEASES.filter((r) =>

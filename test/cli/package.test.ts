@@ -64,6 +64,25 @@ describe('pakscope info <path> <package>', () => {
   });
 });
 
+describe('versions apart from property encoding', () => {
+  it('names the header\'s versions and the properties\' encoding (the PKG_UnversionedProperties flag) apart', async () => {
+    const [tagged, unversioned, taggedJson, unversionedJson] = await Promise.all([
+      pakscope(['info', UNCOMPRESSED, '/Game/Fixtures/Textures/T_BC7']),
+      pakscope(['info', corpus('cue58/IoStore/Unversioned/Zlib'), '/Game/Fixtures/Textures/T_BC7']),
+      pakscope(['info', UNCOMPRESSED, '/Game/Fixtures/Textures/T_BC7', '--json']),
+      pakscope(['info', corpus('cue58/IoStore/Unversioned/Zlib'), '/Game/Fixtures/Textures/T_BC7', '--json']),
+    ]);
+    // cue58's README: the Tagged containers hold tagged properties, the Unversioned ones unversioned.
+    expect(tagged.out).toMatch(/^ {2}version\.propertyEncoding +tagged \(no PKG_UnversionedProperties flag: each property stored with its name and type\)$/m);
+    expect(tagged.out).toMatch(/^ {2}version\.unversionedPackage +false \(the header states its file versions\)$/m);
+    expect(unversioned.out).toMatch(/^ {2}version\.propertyEncoding +unversioned \(PKG_UnversionedProperties: stored by class schema, read with mappings\)$/m);
+    expect(unversioned.out).toMatch(/^ {2}Package flags .*PKG_UnversionedProperties/m);
+    expect(tagged.out).not.toMatch(/^ {2}version\.unversioned /m);
+    expect((JSON.parse(taggedJson.out) as InfoJson).version).toMatchObject({ unversionedPackage: false, propertyEncoding: 'tagged' });
+    expect((JSON.parse(unversionedJson.out) as InfoJson).version).toMatchObject({ unversionedPackage: true, propertyEncoding: 'unversioned' });
+  });
+});
+
 describe('a package by its short name', () => {
   it('resolves in info, props and deps when one package has that name', async () => {
     const [info, withExt, props, propsFull, deps] = await Promise.all([

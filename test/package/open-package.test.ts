@@ -103,7 +103,7 @@ describe('Zen packages without a global container (The Isle, UE5.4)', () => {
     withPackages(ISLE999, async (packages) => {
       const { model, warnings } = await packages.open('TheIsle/Content/Mods/BP_ModLoader.uasset');
       const json = packageInfoJson(model);
-      expect(json.version).toMatchObject({ zenLayout: 'BulkDataMapPadding', engine: '5.4', containerHeaderVersion: 3, tocVersion: 6, unversioned: true });
+      expect(json.version).toMatchObject({ zenLayout: 'BulkDataMapPadding', engine: '5.4', containerHeaderVersion: 3, tocVersion: 6, unversionedPackage: true });
       expect([json.names.length, json.imports.length, json.exports.length]).toEqual([30, 27, 8]);
       expect(json.imports[0]).toEqual({ path: '/Script/?0x7471a1909f4060aa', class: '' });
       // UE5.3+ headers name their imported packages: the package shows, the object by its export hash.

@@ -35,7 +35,7 @@ describe('uasset model', () => {
   });
 
   it('carries versions, decoded flags, thumbnails with their bytes', () => {
-    expect(m.version).toMatchObject({ legacyFileVersion: -7, fileVersionUE4: 522, objectVersionUE4Name: 'CORRECT_LICENSEE_FLAG', engine: '4.27', unversioned: false });
+    expect(m.version).toMatchObject({ legacyFileVersion: -7, fileVersionUE4: 522, objectVersionUE4Name: 'CORRECT_LICENSEE_FLAG', engine: '4.27', unversionedPackage: false, propertyEncoding: 'tagged' });
     expect((m.version.customVersions as unknown[]).length).toBe(7);
     expect(m.packageFlags).toEqual({ value: 0, names: [] });
     expect(m.thumbnails).toHaveLength(1);

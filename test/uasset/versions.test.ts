@@ -46,13 +46,13 @@ describe('object version tables', () => {
     expect(findClassicEngineRelease('UE5.3')?.ue5).toBe(1009);
     expect(findClassicEngineRelease('GAME_UE4_14')?.ue4).toBe(508);
     expect(findClassicEngineRelease('ue5_6')?.ue5).toBe(1017);
-    expect(findClassicEngineRelease('6.0')).toBeUndefined();
-    expect(CLASSIC_ENGINE_RELEASES.at(-1)).toMatchObject({ engine: '5.8', importPackageNameAlways: true });
+    expect(findClassicEngineRelease('6.1')).toBeUndefined();
+    expect(CLASSIC_ENGINE_RELEASES.at(-1)).toMatchObject({ engine: '6.0', ue5: 1018, importPackageNameAlways: true });
   });
 
   it('groups releases with the same layout into one candidate', () => {
     const ue5 = candidateLayouts(-9);
-    expect(ue5[0]).toMatchObject({ ue5: 1018, importPackageNameAlways: true, engines: ['5.8'] });
+    expect(ue5[0]).toMatchObject({ ue5: 1018, importPackageNameAlways: true, engines: ['5.8', '6.0'] });
     expect(ue5[1]).toMatchObject({ ue5: 1018, importPackageNameAlways: false, engines: ['5.7'] });
     expect(ue5[2]).toMatchObject({ ue5: 1017, engines: ['5.6'] });
     expect(candidateLayouts(-8).find((l) => l.ue5 === 1009)!.engines).toEqual(['5.2', '5.3']);

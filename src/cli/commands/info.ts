@@ -10,7 +10,7 @@ import { open as openFile, stat } from 'node:fs/promises';
 import type { Archive } from '../../core/archive.js';
 import { parseEngineVersion } from '../../core/engine-versions.js';
 import { isContainerFile } from '../../core/install/scan.js';
-import { InstallPackages, openPackageFile, PackageLookupError, type OpenedPackage, type OpenPackageOptions } from '../../core/package/open-package.js';
+import { InstallPackages, openPackageFile, PackageLookupError, ZEN_RELEASES, type OpenedPackage, type OpenPackageOptions } from '../../core/package/open-package.js';
 import { isPackageFileName } from '../../core/package/package-files.js';
 import { packageInfoJson, type PackageModel } from '../../core/package-model.js';
 import { PACKAGE_FILE_TAG, findClassicEngineRelease } from '../../core/uasset/versions.js';
@@ -22,7 +22,7 @@ import { UsageError } from '../usage-error.js';
 export const ENGINE_OPTION: OptionSpec = {
   type: 'string',
   usage: '--engine X.Y',
-  help: 'Read packages as this engine release writes them (IoStore packages: 4.25 to 5.8; unversioned .uasset: tried first).',
+  help: `Read packages as this engine release writes them (IoStore packages: ${ZEN_RELEASES}; unversioned .uasset: tried first).`,
 };
 
 export const infoCommand: Command = {
@@ -133,6 +133,14 @@ async function printPackage(session: Session, opened: OpenedPackage): Promise<vo
   await printPackageText(session, opened, m);
 }
 
+/** What the lines easily read as one thing say: the header's versions apart from the properties' encoding. */
+const VERSION_NOTES: Record<string, (v: unknown) => string> = {
+  unversionedPackage: (v) => (v ? ' (the header states no file versions: read with the engine\'s)' : ' (the header states its file versions)'),
+  propertyEncoding: (v) => (v === 'unversioned'
+    ? ' (PKG_UnversionedProperties: stored by class schema, read with mappings)'
+    : ' (no PKG_UnversionedProperties flag: each property stored with its name and type)'),
+};
+
 /** A value on one line: scalars as they are, lists by their length, objects left out. */
 function scalar(v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
@@ -151,7 +159,7 @@ async function printPackageText(session: Session, opened: OpenedPackage, m: Pack
   ];
   for (const [k, v] of Object.entries(m.version)) {
     const s = scalar(v);
-    if (s !== undefined) rows.push([`version.${k}`, s]);
+    if (s !== undefined) rows.push([`version.${k}`, s + (VERSION_NOTES[k]?.(v) ?? '')]);
   }
   rows.push(['Package flags', `0x${(m.packageFlags.value >>> 0).toString(16).padStart(8, '0')}${m.packageFlags.names.length ? ` (${m.packageFlags.names.join(', ')})` : ''}`]);
   for (const [k, v] of Object.entries(m.summary)) {

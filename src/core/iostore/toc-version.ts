@@ -19,9 +19,9 @@ export enum TocVersion {
   RemovedOnDemandMetaData = 7,
   /** UE5.5-5.7: chunk metas hold a 20-byte FIoHash instead of a 32-byte FIoChunkHash. */
   ReplaceIoChunkHashWithIoHash = 8,
-  /** UE5.8: source hash count in the header. */
+  /** UE6.0 (UE5.8.1 still writes v8): source hash count in the header. */
   AddedSourceHashes = 9,
-  /** UE5.8: EncryptionMethod byte (AES-ECB or AES-CTR with per-block IVs). */
+  /** UE6.0: EncryptionMethod byte (AES-ECB or AES-CTR with per-block IVs). */
   ContainerEncryptionMethod = 10,
 }
 

@@ -18,7 +18,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Archive } from '../archive.js';
 import {
-  ContainerHeaderVersion, EngineVersion, ZenLayout, engineRelease, enginesFor, parseEngineVersion, zenLayoutFor,
+  ContainerHeaderVersion, ENGINE_RELEASES, EngineVersion, ZenLayout, engineRelease, enginesFor, parseEngineVersion, zenLayoutFor,
 } from '../engine-versions.js';
 import { FormatError } from '../errors.js';
 import { mountPathToPackageName } from '../install/game-path.js';
@@ -28,6 +28,7 @@ import { compareByPriority } from '../install/priority.js';
 import { chunkTypeValue } from '../iostore/chunk-type.js';
 import { findStoreEntry, parseContainerHeader, type ContainerHeader } from '../iostore/container-header.js';
 import { IoStoreContainer } from '../iostore/container.js';
+import { PakArchive } from '../pak/pak-archive.js';
 import { detectClassicPackage, parseClassicPackageModel, type PackageModel } from '../package-model.js';
 import { resolvePackage } from '../zen/resolve.js';
 import type { ZenPackage } from '../zen/types.js';
@@ -95,7 +96,7 @@ interface ContainerContext {
   tocVersion: number;
 }
 
-/** The EngineVersion of an --engine text that names a Zen release (4.25 to 5.8), else undefined. */
+/** The EngineVersion of an --engine text that names a Zen release (ZEN_RELEASES), else undefined. */
 function zenEngine(text: string | undefined): EngineVersion | undefined {
   return text === undefined ? undefined : parseEngineVersion(text);
 }
@@ -108,6 +109,9 @@ function engineLabel(tocVersion: number, containerHeaderVersion: ContainerHeader
   const first = rs[0]!.label.slice(2), last = rs[rs.length - 1]!.label.slice(2);
   return first === last ? first : `${first}-${last}`;
 }
+
+/** "4.25 to 6.0": the releases with IoStore packages, for messages. */
+export const ZEN_RELEASES = `${ENGINE_RELEASES[0]!.label.slice(2)} to ${ENGINE_RELEASES[ENGINE_RELEASES.length - 1]!.label.slice(2)}`;
 
 export class InstallPackages {
   private indexCache: PackageIndex | undefined;
@@ -218,6 +222,7 @@ export class InstallPackages {
       ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
       ...(uexp ? { uexpSize: uexp.size } : {}),
       ...(loc.packageName !== undefined && loc.kind === 'uasset' ? { packageName: loc.packageName } : {}),
+      ...(loc.archive instanceof PakArchive ? { pakVersion: loc.archive.version } : {}),
     });
     model.details.companionFiles = companions.map((f) => f.path);
     return { model, path: loc.path, container: loc.archive.path, warnings };
@@ -226,7 +231,7 @@ export class InstallPackages {
   private async openZen(loc: PackageLocation, c: IoStoreContainer, opts: OpenPackageOptions): Promise<OpenedPackage> {
     const engine = zenEngine(opts.engine);
     const warnings: string[] = [];
-    if (opts.engine !== undefined && engine === undefined) warnings.push(`--engine ${opts.engine} is not a release with IoStore packages (4.25 to 5.8); the container's versions decide`);
+    if (opts.engine !== undefined && engine === undefined) warnings.push(`--engine ${opts.engine} is not a release with IoStore packages (${ZEN_RELEASES}); the container's versions decide`);
     const ctx = await this.context(c, engine);
     if (ctx.headerProblem) warnings.push(`container header not read (${ctx.headerProblem}); the layout follows the .utoc version`);
     const id = loc.packageId ?? packageIdOfChunkId(c.chunkIdHex(loc.ref));

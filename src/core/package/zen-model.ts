@@ -7,7 +7,7 @@
  */
 import { ZenLayout } from '../engine-versions.js';
 import type { PackageModel } from '../package-model.js';
-import { decodeFlags, ObjectFlags, PackageFlags } from '../uasset/flags.js';
+import { decodeFlags, ObjectFlags, PackageFlags, propertyEncodingOf } from '../uasset/flags.js';
 import type { ResolvedPackage } from '../zen/resolve.js';
 import type { ScriptObjects } from '../zen/script-objects.js';
 import type { ObjectRef, ZenPackage } from '../zen/types.js';
@@ -73,7 +73,8 @@ export function zenToPackageModel(pkg: ZenPackage, r: ResolvedPackage, ctx: ZenM
       engine: ctx.engine ?? null,
       containerHeaderVersion: ctx.containerHeaderVersion ?? null,
       tocVersion: ctx.tocVersion ?? null,
-      unversioned: v === undefined,
+      unversionedPackage: v === undefined,
+      propertyEncoding: propertyEncodingOf(pkg.packageFlags),
       zenVersion: v?.zenVersion ?? null,
       fileVersionUE4: v?.fileVersionUE4 ?? null,
       fileVersionUE5: v?.fileVersionUE5 ?? null,

@@ -100,3 +100,12 @@ export const DataResourceFlags = {
   MemoryMapped: 1 << 4,
   DerivedDataReference: 1 << 5,
 } as const;
+
+/**
+ * How a package's properties are stored, which its PKG_UnversionedProperties flag says (and the
+ * property reader follows): "tagged" (each with its name and type) or "unversioned" (by schema
+ * index, needing mappings). Apart from whether the header states its file versions.
+ */
+export function propertyEncodingOf(packageFlags: number): 'tagged' | 'unversioned' {
+  return (packageFlags & PackageFlags.PKG_UnversionedProperties) !== 0 ? 'unversioned' : 'tagged';
+}

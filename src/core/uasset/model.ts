@@ -1,5 +1,6 @@
 import type { PackageModel, PackageModelDependency } from '../package-model.js';
 import type { UAssetPackage } from './package.js';
+import { propertyEncodingOf } from './flags.js';
 import { ue4VersionName, ue5VersionName } from './versions.js';
 
 /** Path of an FPackageIndex in a parsed package, "#index" when it points nowhere. */
@@ -35,7 +36,8 @@ function dependencies(pkg: UAssetPackage): PackageModelDependency[] {
 export function uassetToPackageModel(pkg: UAssetPackage, bytes?: Uint8Array): PackageModel {
   const s = pkg.summary;
   const v = pkg.version;
-  const { layout: _layout, fieldOffsets: _offsets, customVersions: _cv, savedByEngineVersion, compatibleWithEngineVersion, ...rest } = s;
+  // `unversioned` is version.unversionedPackage (named apart from how the properties are stored).
+  const { layout: _layout, fieldOffsets: _offsets, customVersions: _cv, unversioned: _unversioned, savedByEngineVersion, compatibleWithEngineVersion, ...rest } = s;
   return {
     format: 'uasset',
     name: pkg.packageName,
@@ -46,7 +48,8 @@ export function uassetToPackageModel(pkg: UAssetPackage, bytes?: Uint8Array): Pa
       fileVersionUE4: v.fileVersionUE4,
       fileVersionUE5: v.fileVersionUE5,
       licensee: v.licensee,
-      unversioned: v.unversioned,
+      unversionedPackage: v.unversioned,
+      propertyEncoding: propertyEncodingOf(s.packageFlags),
       objectVersionUE4: v.ue4,
       objectVersionUE4Name: ue4VersionName(v.ue4) ?? null,
       objectVersionUE5: v.ue5 || null,

@@ -32,6 +32,8 @@ export interface UAssetParseOptions {
   uexpSize?: number;
   /** The package's name ("/Game/Maps/Entry"); found in the name map otherwise. */
   packageName?: string;
+  /** The version of the .pak it was read from: tells UE6.0 from 5.7-5.8, which save alike. */
+  pakVersion?: number;
 }
 
 export interface UAssetImport extends ObjectImport, ResolvedObject {

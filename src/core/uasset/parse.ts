@@ -1,3 +1,4 @@
+import { releaseWritesPakVersion } from '../engine-versions.js';
 import { FormatError } from '../errors.js';
 import type { AssumedVersions } from './layout.js';
 import { type UAssetPackage, type UAssetParseOptions, readPackageWithLayout } from './package.js';
@@ -30,6 +31,14 @@ export function candidateLayouts(legacyFileVersion: number, engine?: ClassicEngi
   const order = new Map(CLASSIC_ENGINE_RELEASES.map((e, i) => [e.engine, i]));
   for (const l of byKey.values()) l.engines.sort((a, b) => order.get(a)! - order.get(b)!);
   return [...byKey.values()];
+}
+
+/** The releases that may have written the package's .pak (all of them when it came from none, or none fits). */
+function fromContainer(releases: ClassicEngineRelease[], opts: UAssetParseOptions): ClassicEngineRelease[] {
+  const { pakVersion } = opts;
+  if (pakVersion === undefined) return releases;
+  const kept = releases.filter((e) => releaseWritesPakVersion(e.engine, pakVersion));
+  return kept.length > 0 ? kept : releases;
 }
 
 function enginesInOrder(engines: Iterable<string>): ClassicEngineRelease[] {
@@ -93,7 +102,7 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
     const { pkg: read, problems } = readVersioned(header, fileName, opts);
     const pkg = read!;
     for (const p of problems) if (!pkg.issues.some((i) => i.detail === p)) pkg.warnings.push(p);
-    const releases = releasesWithVersions(pkg.version.ue4, pkg.version.ue5);
+    const releases = fromContainer(releasesWithVersions(pkg.version.ue4, pkg.version.ue5), opts);
     const saved = pkg.summary.savedByEngineVersion;
     pkg.version.engine = saved && saved.major >= 4 ? `${saved.major}.${saved.minor}` : releaseRange(releases) || null;
     pkg.version.engineCandidates = releases.map((e) => e.engine);
@@ -143,7 +152,7 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
 
   let layout: AssumedVersions;
   const notes: string[] = [];
-  const fitting = enginesInOrder(fits.flatMap((l) => l.engines));
+  const fitting = fromContainer(enginesInOrder(fits.flatMap((l) => l.engines)), opts);
   if (fits.length > 0) {
     layout = fits[0]!;
     // The caller's engine was tried first and did not fit.
@@ -158,7 +167,7 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
   const pkg = reading.pkg!;
   pkg.warnings.push(...notes);
   for (const p of reading.problems) if (!pkg.issues.some((i) => i.detail === p) && !notes.some((n) => n.includes(p))) pkg.warnings.push(p);
-  const engines = fitting.length > 0 ? fitting : enginesInOrder(layout.engines);
+  const engines = fitting.length > 0 ? fitting : fromContainer(enginesInOrder(layout.engines), opts);
   pkg.version.source = 'layout';
   pkg.version.engine = releaseRange(engines) || null;
   pkg.version.engineCandidates = fitting.map((e) => e.engine);

@@ -452,6 +452,8 @@ export const CLASSIC_ENGINE_RELEASES: readonly ClassicEngineRelease[] = [
   r('5.0', 522, 1004, -8), r('5.1', 522, 1008, -8), r('5.2', 522, 1009, -8), r('5.3', 522, 1009, -8),
   r('5.4', 522, 1012, -8), r('5.5', 522, 1013, -8), r('5.6', 522, 1017, -9), r('5.7', 522, 1018, -9),
   r('5.8', 522, 1018, -9, true),
+  // UE6.0 saves with 5.8's versions and layout: only its .pak's version tells it (engine-versions.ts).
+  r('6.0', 522, 1018, -9, true),
 ];
 
 /** "4.27", "UE4.27", "ue5_3", "GAME_UE5_3" → the release, or undefined. */

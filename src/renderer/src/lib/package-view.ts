@@ -10,7 +10,7 @@ import { COMPANION_EXTENSIONS, isPackageFileName } from '../../../core/package/p
  * Engine releases for unversioned packages ("auto": the package's and container's versions
  * decide). IoStore's releases; classic .uasset files take the same names.
  */
-export const ENGINE_CHOICES: readonly string[] = ['4.25', '4.26', '4.27', '5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6', '5.7', '5.8'];
+export const ENGINE_CHOICES: readonly string[] = ['4.25', '4.26', '4.27', '5.0', '5.1', '5.2', '5.3', '5.4', '5.5', '5.6', '5.7', '5.8', '6.0'];
 
 const ENGINE_KEY = 'pakscope.engine:';
 
