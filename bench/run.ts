@@ -4,7 +4,7 @@
  * bench/results.md (the latest run) plus results-full.* or results-quick.* (per mode, so a quick
  * run does not replace the full figures). See bench/README.md.
  *
- * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll: the
+ * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures: the
  * others are taken from the latest results of the same mode and install, when there are some);
  * --regenerate (rebuild the cached install).
  */
@@ -16,6 +16,7 @@ import { buildProbes, probeFile, PROJECT_ROOT, WORKER_FILE } from './build-probe
 import { FULL_PARAMS, generateInstall, QUICK_PARAMS, type InstallManifest } from './generate-install.js';
 import { measureScroll, type ScrollResult } from './measure-scroll.js';
 import { runProbe } from './probe-runner.js';
+import { measureTextureDecode } from './texture-decode.js';
 import type { DecodeResult } from './probes/decode.js';
 import type { ExtractResult } from './probes/extract.js';
 import type { OpenIndexResult } from './probes/open-index.js';
@@ -33,8 +34,8 @@ const wants = (group: string): boolean => !only || only.has(group);
 
 /** How much each measurement does, per mode. */
 const PLAN = quick
-  ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3 }
-  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 21, scrollSeconds: 5 };
+  ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3, textureRounds: 3, textureReps: 3 }
+  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 21, scrollSeconds: 5, textureRounds: 7, textureReps: 5 };
 /** The worker pool's default size on this machine (createWorkerPool: availableParallelism, at most 4). */
 const POOL_THREADS = Math.min(4, availableParallelism());
 const SEED = 7;
@@ -171,6 +172,8 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
   ['decode', ['decode_ratio_zlib', 'decode_ratio_oodle', 'decode_ratio_lz4', 'worker_scaling'], measureDecode],
   ['extract', ['extract_ratio_zlib'], measureExtract],
   ['scroll', ['scroll_frame_ms'], measureScrollTarget],
+  ['textures', ['texture_decode_ratio_bc1', 'texture_decode_ratio_bc7'],
+    (_m, d) => measureTextureDecode({ rounds: PLAN.textureRounds, reps: PLAN.textureReps }, log, d)],
 ];
 
 async function writeAtomically(path: string, text: string): Promise<void> {
@@ -192,7 +195,10 @@ async function previousResults(): Promise<BenchResults | undefined> {
   const path = join(here, `results-${mode}.json`);
   if (!only || !existsSync(path)) return undefined;
   const prev = JSON.parse(await readFile(path, 'utf8')) as BenchResults;
-  return validateResults(prev).length === 0 && prev.install.path === manifest.root ? prev : undefined;
+  // Targets of the groups measured now may be missing from an older file (targets added since).
+  const measuredNow = new Set(GROUPS.filter(([g]) => wants(g)).flatMap(([, names]) => names));
+  const problems = validateResults(prev).filter((p) => ![...measuredNow].some((n) => p === `target ${n} appears 0 times`));
+  return problems.length === 0 && prev.install.path === manifest.root ? prev : undefined;
 }
 const previous = await previousResults();
 
