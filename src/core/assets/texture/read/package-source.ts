@@ -155,11 +155,16 @@ export async function installTextureSource(packages: InstallPackages, ref: strin
         const named = fromInstall(withCookedIndex(stem, ext, cookedIndex));
         if (named) return named;
       }
-      // A chunk the directory index does not name: by its id (the package id and the chunk type).
-      if (!container || cookedIndex !== 0) return undefined;
-      const type = chunkTypeValue(container.toc.header.version, CHUNK_TYPE_OF[ext]);
-      const entry = type === undefined ? undefined : container.findChunk(packageChunkIdHex(loc.packageId!, type));
-      return entry === undefined ? undefined : chunkPayload(container, entry, `${loc.path}${ext}`);
+      // A chunk the directory index does not name: by its id (the package id and the chunk type),
+      // in the package's container first, then in the others (optional bulk data has its own .o.utoc).
+      if (cookedIndex !== 0) return undefined;
+      const others = install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer && a !== container && a.status.state !== 'locked');
+      for (const c of container ? [container, ...others] : others) {
+        const type = chunkTypeValue(c.toc.header.version, CHUNK_TYPE_OF[ext]);
+        const entry = type === undefined ? undefined : c.findChunk(packageChunkIdHex(loc.packageId!, type));
+        if (entry !== undefined) return chunkPayload(c, entry, `${loc.path}${ext}`);
+      }
+      return undefined;
     };
     return zenSource(pkg, bytes, props, loc.path, separate, opts.engine);
   }
