@@ -121,6 +121,14 @@ describe('Android pak: ASTC, ETC2 and EAC textures', () => {
 });
 
 describe('loose cooked textures of other engine versions (corpus/cooked)', () => {
+  it('reads from a loose folder install too, the .ubulk beside the package read by range', async () => {
+    await withPackages('cooked', async (packages) => {
+      const t = await readInstallTexture(packages, 'retoc56_T_Quinn_01_D.uasset');
+      expect([t.pixelFormat, t.width, t.mips[0]!.location]).toEqual(['PF_DXT1', 1024, '.ubulk']);
+      expect((await t.readMip(1)).length).toBe(formatBytes('PF_DXT1', 512, 512));
+    });
+  });
+
   const mipsOf = (t: Texture): string[] => t.mips.map((m) => `${m.width}x${m.height}`);
   it('UE5.6 unversioned .uasset/.uexp/.ubulk without mappings: T_Quinn_01_D, 1024x1024 DXT1, the 4 largest mips filling its 696320-byte .ubulk', async () => {
     const t = await readTextureFile(corpus('cooked/retoc56_T_Quinn_01_D.uasset'));
