@@ -31,7 +31,7 @@ function mtime(p) {
 const lockfile = ['package.json', 'package-lock.json'];
 
 async function buildRenderer() {
-  const sources = newest(['src/renderer', 'src/shared', 'src/host/wire.ts', ...lockfile]);
+  const sources = newest(['src/renderer', 'src/shared', 'src/core/package/package-files.ts', ...lockfile]);
   if (mtime('out/renderer/index.html') > sources) return;
   process.stderr.write('pakscope web: building the renderer (vite) ...\n');
   // Always a production build: started from the tests, NODE_ENV is "test", and Svelte then
@@ -42,7 +42,7 @@ async function buildRenderer() {
 }
 
 async function buildHost() {
-  const sources = newest(['src/host', 'src/backend', 'src/core', 'src/shared', 'src/main/csp.ts', 'scripts/web.mjs', 'scripts/node-bundle.mjs', ...lockfile]);
+  const sources = newest(['src/host', 'src/backend', 'src/core', 'src/shared', 'scripts/web.mjs', 'scripts/node-bundle.mjs', ...lockfile]);
   if (Math.min(mtime('out/host/host.mjs'), mtime('out/host/worker.mjs')) > sources) return;
   process.stderr.write('pakscope web: building the host (esbuild) ...\n');
   await esbuild(nodeBundleOptions(root, { host: 'src/host/main.ts', worker: 'src/core/workers/worker.ts' }, 'out/host'));

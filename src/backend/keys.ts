@@ -19,6 +19,7 @@ import type { Archive } from '../core/archive.js';
 import { KeyRing, parseAesKeyArg, ZERO_GUID, type AesKey } from '../core/crypto/keys.js';
 import type { Install } from '../core/install/install.js';
 import { IoStoreContainer, openIoStoreContainer } from '../core/iostore/container.js';
+import { bytesToHex } from '../core/io/hex.js';
 import { PakArchive } from '../core/pak/pak-archive.js';
 import type { BlockDecoder } from '../core/workers/block-job.js';
 import type { KeyCheck, KeyStatus, LockedContainer, RememberedKey } from '../shared/api.js';
@@ -181,7 +182,7 @@ function keyOf(root: string): string {
 
 /** `KEY` or `GUID:KEY` in one spelling: upper-case GUID, 0x and lower-case hex. */
 export function canonicalKey(k: AesKey): string {
-  const hex = `0x${Buffer.from(k.key).toString('hex')}`;
+  const hex = `0x${bytesToHex(k.key)}`;
   return k.guid ? `${k.guid}:${hex}` : hex;
 }
 
@@ -192,7 +193,7 @@ export function keyId(k: AesKey): string {
 
 /** 0x4355…3839: enough to tell keys apart in a list. */
 export function keyLabel(k: AesKey): string {
-  const hex = Buffer.from(k.key).toString('hex');
+  const hex = bytesToHex(k.key);
   return `0x${hex.slice(0, 4)}…${hex.slice(-4)}`;
 }
 

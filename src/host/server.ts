@@ -14,8 +14,8 @@ import { extname, resolve, sep } from 'node:path';
 import { isInputError } from '../core/errors.js';
 import { ApiValidationError, isApiMethod, validateRequest, type ApiEvent, type PakScopeApi } from '../shared/api.js';
 import { RequestError } from '../backend/request-error.js';
-import { contentSecurityPolicy } from '../main/csp.js';
-import { encodeJson } from './wire.js';
+import { contentSecurityPolicy } from '../shared/csp.js';
+import { encodeJson } from '../shared/wire.js';
 
 export const TOKEN_HEADER = 'x-pakscope-token';
 const MAX_BODY = 1024 * 1024;

@@ -11,7 +11,7 @@ import { RecentList } from '../backend/recent.js';
 import type { ApiEvent, AppInfo, PakScopeApi } from '../shared/api.js';
 import { APP_ID, APP_NAME } from './app-identity.js';
 import { pathFromArgv, pathFromSecondInstance, type HandoffData } from './argv.js';
-import { withCsp } from './csp.js';
+import { withCsp } from '../shared/csp.js';
 import { Desktop, observeInstalls } from './desktop.js';
 import { nativeDialogs } from './dialogs.js';
 import type { ElectronShell, ShellWindow } from './electron-shell.js';

@@ -6,6 +6,10 @@
 import type { PackageFormat, PackageModel, PackageModelThumbnail } from '../core/package-model.js';
 import type { ExportProperties } from '../core/properties/types.js';
 
+// What the renderer uses of the core, through here only: property values and package file names.
+export type { PropertyEntry, PropertyValue } from '../core/properties/types.js';
+export { COMPANION_EXTENSIONS, isPackageFileName } from '../core/package/package-files.js';
+
 export type { PackageFormat };
 
 /** A byte range of the package stream and what it is, for the hex view. */

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { noDialogs } from '../../src/backend/dialogs.js';
-import { contentSecurityPolicy } from '../../src/main/csp.js';
+import { contentSecurityPolicy } from '../../src/shared/csp.js';
 import { parseHostArgs } from '../../src/host/main.js';
 import { startHost, TOKEN_HEADER, type RunningHost } from '../../src/host/server.js';
-import { decodeJson, encodeJson } from '../../src/host/wire.js';
+import { decodeJson, encodeJson } from '../../src/shared/wire.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');

@@ -6,7 +6,7 @@ import type { Dialogs } from '../../src/backend/dialogs.js';
 import { startApp, builtPaths, type AppBackend, type AppConfig } from '../../src/main/app.js';
 import { pathFromArgv } from '../../src/main/argv.js';
 import { nativeDialogs } from '../../src/main/dialogs.js';
-import { contentSecurityPolicy, withCsp } from '../../src/main/csp.js';
+import { contentSecurityPolicy, withCsp } from '../../src/shared/csp.js';
 import { DROP_CHANNEL, EVENT_CHANNEL, ipcChannel } from '../../src/main/ipc-protocol.js';
 import { appUrlMatcher, mainWindowOptions } from '../../src/main/window.js';
 import { API_METHODS, type ApiEvent } from '../../src/shared/api.js';

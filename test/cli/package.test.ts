@@ -142,7 +142,7 @@ describe('loose folders', () => {
     const files = (JSON.parse(ls.out) as { files: { path: string; size: number; container: string }[] }).files;
     expect(files).toHaveLength(9);
     expect(files[8]).toEqual({ path: 'ut99_EnergySword.u', size: 33954, container: 'legacy', chunkId: null, chunkType: null });
-    expect(tree.out.split('\n')[0]).toBe(`${legacy} (9 files, 1.5 MiB)`);
+    expect(tree.out.split('\n')[0]).toBe(`${legacy} (9 files, 1.50 MiB)`);
     expect(JSON.parse(info.out)).toMatchObject({ format: 'ue12', name: 'ut99_EnergySword', version: { fileVersion: 69 } });
   });
 });

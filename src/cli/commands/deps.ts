@@ -7,7 +7,7 @@ import { buildDependencyGraph, nameImportedPackages } from '../../core/graph/bui
 import type { DependencyGraph, GraphStep } from '../../core/graph/dependency-graph.js';
 import { InstallPackages, PackageLookupError } from '../../core/package/open-package.js';
 import { JSON_OPTION, type Command } from '../command.js';
-import { plural } from '../format.js';
+import { plural } from '../../shared/format.js';
 import type { Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 

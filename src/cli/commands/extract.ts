@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { extractFiles, ZipLimitError, type ConflictPolicy, type ExportFormat, type ExportProgress, type ExportSummary } from '../../core/export/index.js';
 import { createWorkerPool } from '../../core/workers/pool.js';
 import { filterOption, filterValues, JSON_OPTION, type Command, type OptionValues } from '../command.js';
-import { formatSize, plural } from '../format.js';
+import { formatSize, plural } from '../../shared/format.js';
 import { EXIT_BAD_INPUT, type Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 

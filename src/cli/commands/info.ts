@@ -15,7 +15,7 @@ import { isPackageFileName } from '../../core/package/package-files.js';
 import { packageInfoJson, type PackageModel } from '../../core/package-model.js';
 import { PACKAGE_FILE_TAG, findClassicEngineRelease } from '../../core/uasset/versions.js';
 import { JSON_OPTION, type Command, type OptionSpec, type OptionValues } from '../command.js';
-import { plural } from '../format.js';
+import { plural } from '../../shared/format.js';
 import type { Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 

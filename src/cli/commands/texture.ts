@@ -17,7 +17,7 @@ import { InstallPackages, openPackageFile } from '../../core/package/open-packag
 import { COMPANION_EXTENSIONS, extensionOf } from '../../core/package/package-files.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
-import { formatSize, plural } from '../format.js';
+import { formatSize, plural } from '../../shared/format.js';
 import type { Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';

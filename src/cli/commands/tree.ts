@@ -1,7 +1,7 @@
 /** `pakscope tree <path>`: the merged folder tree with file counts and sizes per folder. */
 import type { DirListingEntry, Install } from '../../core/install/install.js';
 import type { Command } from '../command.js';
-import { formatSize, plural } from '../format.js';
+import { formatSize, plural } from '../../shared/format.js';
 import type { Output } from '../output.js';
 import { UsageError } from '../usage-error.js';
 

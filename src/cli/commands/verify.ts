@@ -9,7 +9,7 @@ import { DecodeError, isInputError, UnsupportedCodecError } from '../../core/err
 import { IoStoreContainer } from '../../core/iostore/container.js';
 import { createWorkerPool } from '../../core/workers/pool.js';
 import { JSON_OPTION, type Command } from '../command.js';
-import { plural } from '../format.js';
+import { plural } from '../../shared/format.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, type Session } from '../session.js';
 
 interface ChunkRef {

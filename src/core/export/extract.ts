@@ -147,7 +147,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
         stop.abort(outcome.error);
         return false;
       }
-      failed.push({ path: item.path, error: errorText(outcome.error) });
+      failed.push({ path: item.path, error: failureText(outcome.error) });
     } else if (outcome.kind === 'skipped') {
       skipped.push({ path: item.path, reason: outcome.reason });
     }
@@ -501,7 +501,7 @@ function isFatal(e: unknown): boolean {
   return e instanceof ZipLimitError || e instanceof ZipBrokenError || FATAL_CODES.has((e as NodeJS.ErrnoException)?.code ?? '');
 }
 
-function errorText(e: unknown): string {
+function failureText(e: unknown): string {
   if (e instanceof UnsafePathError) return `refused: ${e.reason}`;
   return printable(systemErrorText(e)).replace(/\s*\n\s*/g, ' ');
 }

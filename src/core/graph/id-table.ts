@@ -2,25 +2,7 @@
  * The dependency graph's storage: package ids (16 hex digits, or two 32-bit words) to node numbers
  * in an open-addressing hash table, and growable Int32Array lists; no string or object per id.
  */
-
-/** Value of each hex digit's char code; -1 for other characters. */
-const NIBBLE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) {
-  NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
-  NIBBLE['0123456789ABCDEF'.charCodeAt(i)] = i;
-}
-
-/** 8 hex digits of `s` from `at` as a number; -1 when one is not a hex digit. */
-export function hexHalf(s: string, at: number): number {
-  let v = 0;
-  for (let i = at; i < at + 8; i++) {
-    const c = s.charCodeAt(i);
-    const d = c < 128 ? NIBBLE[c]! : -1;
-    if (d < 0) return -1;
-    v = (v << 4) | d;
-  }
-  return v >>> 0;
-}
+import { hexWord } from '../io/hex.js';
 
 /**
  * Package ids (16 hex digits) to node numbers: an open-addressing hash table over the id's two
@@ -52,7 +34,7 @@ export class IdTable {
   /** The node of an id, or -1. */
   get(id: string): number {
     if (id.length !== 16) return -1;
-    const hi = hexHalf(id, 0), lo = hexHalf(id, 8);
+    const hi = hexWord(id, 0), lo = hexWord(id, 8);
     if (hi < 0 || lo < 0) return -1;
     return this.getWords(hi, lo);
   }
@@ -127,7 +109,7 @@ export class IntList {
 
 /** [high, low] of a 16 hex digit id; throws on anything else. */
 export function idWords(id: string): [number, number] {
-  const hi = id.length === 16 ? hexHalf(id, 0) : -1, lo = id.length === 16 ? hexHalf(id, 8) : -1;
+  const hi = id.length === 16 ? hexWord(id, 0) : -1, lo = id.length === 16 ? hexWord(id, 8) : -1;
   if (hi < 0 || lo < 0) throw new RangeError(`package id "${id}" is not 16 hex digits`);
   return [hi, lo];
 }

@@ -1,11 +1,10 @@
 import type { HashCheck } from '../archive.js';
 import { blake3 } from './blake3.js';
 import { sha1 } from './sha1.js';
+import { bytesToHex } from '../io/hex.js';
 
 /** Chunk hashes are compared on their first 20 bytes (the whole FIoHash from TOC v8). */
 export const CHUNK_HASH_BYTES = 20;
-
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 
 /**
  * Checks an IoStore chunk against its stored hash: a 20-byte FIoHash from TOC v8, before that
@@ -16,11 +15,11 @@ export async function checkChunkHash(stored: Uint8Array, data: Uint8Array): Prom
   if (stored.length < CHUNK_HASH_BYTES) {
     throw new RangeError(`a stored chunk hash has at least ${CHUNK_HASH_BYTES} bytes, not ${stored.length}`);
   }
-  const expected = hex(stored.subarray(0, CHUNK_HASH_BYTES));
+  const expected = bytesToHex(stored.subarray(0, CHUNK_HASH_BYTES));
   const actual: Record<string, string> = {};
-  actual.BLAKE3 = hex((await blake3(data)).subarray(0, CHUNK_HASH_BYTES));
+  actual.BLAKE3 = bytesToHex((await blake3(data)).subarray(0, CHUNK_HASH_BYTES));
   if (actual.BLAKE3 === expected) return { ok: true, algorithm: 'BLAKE3', expected, actual };
-  actual.SHA1 = hex(sha1(data));
+  actual.SHA1 = bytesToHex(sha1(data));
   if (actual.SHA1 === expected) return { ok: true, algorithm: 'SHA1', expected, actual };
   return { ok: false, algorithm: null, expected, actual };
 }

@@ -83,7 +83,7 @@ export async function scanInstallPaths(roots: readonly string[], opts: ScanOptio
         }
       } catch (e) {
         if (opts.signal?.aborted) throw e;
-        problems.push({ path, message: errorText(e), fatal: false });
+        problems.push({ path, message: fsErrorText(e), fatal: false });
       }
     }
   };
@@ -101,13 +101,13 @@ export async function scanInstallPaths(roots: readonly string[], opts: ScanOptio
       }
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      problems.push({ path: root, message: errorText(e), fatal: true });
+      problems.push({ path: root, message: fsErrorText(e), fatal: true });
     }
   }
   return { files, looseFolders, problems };
 }
 
-function errorText(e: unknown): string {
+function fsErrorText(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file or folder';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';

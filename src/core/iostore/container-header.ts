@@ -5,6 +5,7 @@
  * soft package references.
  */
 import { BinaryReader } from '../io/binary-reader.js';
+import { bytesToHex } from '../io/hex.js';
 import { FormatError } from '../errors.js';
 import { ContainerHeaderVersion } from '../engine-versions.js';
 import { hexWords } from '../hash/cityhash64.js';
@@ -242,7 +243,7 @@ function readSegment(r: BinaryReader, version: ContainerHeaderVersion, what: str
       const shadersAt = viewData(buf, v, importsAt + 8, 20, i, 'shader map hashes');
       if (e) {
         for (let k = 0, count = v.getUint32(importsAt + 8, true); k < count; k++) {
-          e.shaderMapHashes.push(Buffer.from(buf.bytes.subarray(shadersAt + 20 * k, shadersAt + 20 * k + 20)).toString('hex'));
+          e.shaderMapHashes.push(bytesToHex(buf.bytes.subarray(shadersAt + 20 * k, shadersAt + 20 * k + 20)));
         }
       }
     }

@@ -15,12 +15,13 @@ import type { WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WriteJobBuilder } from '../workers/packed-writes.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { checkChunkHash } from '../hash/chunk-hash.js';
+import { bytesToHex } from '../io/hex.js';
 import { chunkTypeName, chunkTypeNames } from './chunk-type.js';
 import { ContainerBlocks, partitionPath } from './container-blocks.js';
 import { pickContainerKey } from './container-key.js';
 import { parseDirectoryIndex, type DirectoryIndex } from './directory-index.js';
 import { ChunkLookup } from './perfect-hash.js';
-import { blockRange, chunkMetaHash, chunkTypeByte, parseToc, toHex, type Toc } from './toc.js';
+import { blockRange, chunkMetaHash, chunkTypeByte, parseToc, type Toc } from './toc.js';
 import { ContainerFlags, containerFlagNames, encryptionMethodName, tocVersionName } from './toc-version.js';
 
 export interface OpenIoStoreOptions {
@@ -132,7 +133,7 @@ export class IoStoreContainer implements Archive {
 
   /** All ids as one hex string, made once: slicing it is much cheaper than formatting each id. */
   private idHex(entryIndex: number): string {
-    this.allIdsHex ??= Buffer.from(this.toc.chunkIds.buffer, this.toc.chunkIds.byteOffset, this.toc.chunkIds.byteLength).toString('hex');
+    this.allIdsHex ??= bytesToHex(this.toc.chunkIds);
     return this.allIdsHex.slice(entryIndex * 24, entryIndex * 24 + 24);
   }
 
@@ -337,6 +338,6 @@ export class IoStoreContainer implements Archive {
 
 /** Hex of a stored hash; the 12 zero bytes after a 20-byte hash in a 32-byte slot are left out. */
 function storedHashHex(hash: Uint8Array): string {
-  if (hash.length > 20 && hash.subarray(20).every((x) => x === 0)) return toHex(hash.subarray(0, 20));
-  return toHex(hash);
+  if (hash.length > 20 && hash.subarray(20).every((x) => x === 0)) return bytesToHex(hash.subarray(0, 20));
+  return bytesToHex(hash);
 }

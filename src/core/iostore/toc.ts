@@ -5,6 +5,7 @@
  * Layout: /work/shared/formats.md ".utoc header"; CUE4Parse FIoStoreTocResource where it is silent.
  */
 import { BinaryReader } from '../io/binary-reader.js';
+import { bytesToHex } from '../io/hex.js';
 import { FormatError } from '../errors.js';
 import { ContainerFlags, EncryptionMethod, LATEST_TOC_VERSION, TocVersion } from './toc-version.js';
 
@@ -409,27 +410,15 @@ function readInt32s(r: BinaryReader, count: number): Int32Array {
   return out;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-export function toHex(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
-  return s;
-}
-
 /** A little-endian u64 as 16 hex digits (most significant first, as the engine prints it). */
 function hex64(b: Uint8Array): string {
-  let s = '';
-  for (let i = 7; i >= 0; i--) s += HEX[b[i]!];
-  return s;
+  return bytesToHex(b.slice(0, 8).reverse());
 }
 
 /** 24 lowercase hex digits of one entry's 12 stored chunk-id bytes. */
 export function chunkIdHex(toc: Toc, entryIndex: number): string {
-  let s = '';
   const p = entryIndex * CHUNK_ID_SIZE;
-  for (let i = 0; i < CHUNK_ID_SIZE; i++) s += HEX[toc.chunkIds[p + i]!];
-  return s;
+  return bytesToHex(toc.chunkIds.subarray(p, p + CHUNK_ID_SIZE));
 }
 
 export function chunkTypeByte(toc: Toc, entryIndex: number): number {

@@ -6,6 +6,7 @@
  * named by their file's base name ("Botpack"), as those engines name them.
  */
 import { hexWords, packageIdFromName } from '../hash/cityhash64.js';
+import { hexDigit } from '../io/hex.js';
 import { mountPathToPackageName, pluginMounts, type PluginMounts } from '../install/game-path.js';
 import type { Archive } from '../archive.js';
 import type { FileVisit, Install, VfsFile } from '../install/install.js';
@@ -32,15 +33,10 @@ export function packageIdOfChunkId(chunkIdHex: string): string {
   return String.fromCharCode(c(14), c(15), c(12), c(13), c(10), c(11), c(8), c(9), c(6), c(7), c(4), c(5), c(2), c(3), c(0), c(1));
 }
 
-/** Value of a hex digit's char code (digits and a-f/A-F; the TOC writes chunk ids in lowercase). */
-function nibble(c: number): number {
-  return c <= 57 ? c - 48 : (c | 0x20) - 87;
-}
-
 /** Bytes `at`..`at + 3` of a chunk id in hex, little-endian: one word of its package id. */
 function chunkIdWord(chunkIdHex: string, at: number): number {
   let v = 0;
-  for (let i = at + 3; i >= at; i--) v = (v << 8) | (nibble(chunkIdHex.charCodeAt(2 * i)) << 4) | nibble(chunkIdHex.charCodeAt(2 * i + 1));
+  for (let i = at + 3; i >= at; i--) v = (v << 8) | (hexDigit(chunkIdHex.charCodeAt(2 * i)) << 4) | hexDigit(chunkIdHex.charCodeAt(2 * i + 1));
   return v >>> 0;
 }
 

@@ -13,6 +13,7 @@ import { ZERO_GUID, type KeyRing } from '../crypto/keys.js';
 import { asError, DecodeError, FormatError } from '../errors.js';
 import { sha1 } from '../hash/sha1.js';
 import { BinaryReader } from '../io/binary-reader.js';
+import { bytesToHex } from '../io/hex.js';
 import { FileByteSource, type ByteSource } from '../io/byte-source.js';
 import { inlineDecoder, type BlockDecoder } from '../workers/block-job.js';
 import { planRunnerOf, type PlannedBatch } from '../workers/block-plan.js';
@@ -221,7 +222,7 @@ export class PakArchive implements Archive {
       compressedSize: e.compressedSize,
       codecs,
       encrypted: isEncrypted(e),
-      ...(e.hash && !isZero(e.hash) ? { storedHash: hex(e.hash) } : {}),
+      ...(e.hash && !isZero(e.hash) ? { storedHash: bytesToHex(e.hash) } : {}),
     };
   }
 
@@ -254,7 +255,7 @@ export class PakArchive implements Archive {
       h.update(await this.src.read(start + at, n, `entry "${path}" data`));
     }
     const actual = h.digest('hex');
-    const expected = hex(stored);
+    const expected = bytesToHex(stored);
     return { ok: actual === expected, algorithm: actual === expected ? 'SHA1' : null, expected, actual: { SHA1: actual } };
   }
 
@@ -292,7 +293,7 @@ export class PakArchive implements Archive {
       : null;
     fields['Index offset'] = f.indexOffset;
     fields['Index size'] = f.indexSize;
-    fields['Index SHA1'] = hex(f.indexHash);
+    fields['Index SHA1'] = bytesToHex(f.indexHash);
     if (f.version === PakVersion.FrozenIndex) fields['Frozen index'] = f.frozenIndex;
     if (f.version >= PakVersion.PathHashIndex && index) {
       fields['Path hash seed'] = index.pathHashSeed === null ? null : `0x${index.pathHashSeed.toString(16).toUpperCase()}`;
@@ -309,8 +310,4 @@ export class PakArchive implements Archive {
   async close(): Promise<void> {
     await this.src.close();
   }
-}
-
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex');
 }

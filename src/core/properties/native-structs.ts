@@ -6,7 +6,7 @@
 import type { BinaryReader } from '../io/binary-reader.js';
 import type { PropertyValue } from './types.js';
 import type { PropertyReader } from './reader.js';
-import { int64Value, floatValue, float32Value, ticksToIso, toHex } from './values.js';
+import { int64Value, floatValue, float32Value, ticksToIso, rawHex } from './values.js';
 import {
   CustomVersionKey, customVersionAtLeast, hasLargeWorldCoordinates, hasLinearColorMaterialInput, hasNativeMaterialInput, hasPinNamesAsFName,
 } from './versions.js';
@@ -260,7 +260,7 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
   ['NiagaraVariable', (pr, r) => {
     const out = niagaraVariableBase(pr, r);
     const n = r.count(1, 'variable data size');
-    out.VarData = toHex(r.bytesView(n));
+    out.VarData = rawHex(r.bytesView(n));
     return out;
   }],
   ['NiagaraVariableWithOffset', (pr, r) => ({ ...niagaraVariableBase(pr, r), Offset: r.i32() })],

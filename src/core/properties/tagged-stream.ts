@@ -13,7 +13,7 @@ import { detailOf, PropertyLoopError } from './property-errors.js';
 import type { PropertyReader } from './reader.js';
 import { type PropertyTag, readTag } from './tag.js';
 import type { PropertyEntry, PropertyValue } from './types.js';
-import { rawSuffix, toHex } from './values.js';
+import { rawSuffix, rawHex } from './values.js';
 import { hasTagExtensions } from './versions.js';
 
 /** EClassSerializationControlExtension. */
@@ -82,7 +82,7 @@ function taggedEntry(pr: PropertyReader, r: BinaryReader, tag: PropertyTag): Pro
   } finally {
     pr.currentProperty = outerProperty;
   }
-  entry.value = toHex(bytes.bytes);
+  entry.value = rawHex(bytes.bytes);
   entry.raw = true;
   entry.offset = r.base + tag.valueStart - pr.exportBase;
   entry.note = (lastProblem ? `kept raw: ${lastProblem}` : `kept raw: ${typeName(tag.type)} is not a type this reader knows`) + rawSuffix(tag.size);

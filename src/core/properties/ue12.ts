@@ -16,7 +16,7 @@ import type { Ue12Export, Ue12Package } from '../ue12/package.js';
 import { Ue12Version } from '../ue12/versions.js';
 import type { ExportProperties, PackageProperties, PropertyEntry, PropertyValue } from './types.js';
 import { detailOf } from './property-errors.js';
-import { float32Value, rawSuffix, toHex } from './values.js';
+import { float32Value, rawSuffix, rawHex } from './values.js';
 
 /** UE1/2 property types by their info-byte number. */
 const TYPES: Record<number, string> = {
@@ -142,7 +142,7 @@ class Ue12Reader {
           problem = e instanceof NeedsClassError ? e.detail : detailOf(e);
         }
         if (problem) {
-          entry.value = toHex(sub.bytes);
+          entry.value = rawHex(sub.bytes);
           entry.raw = true;
           entry.offset = r.base + start - base;
           entry.note = `kept raw: ${problem}${rawSuffix(tag.size)}`;

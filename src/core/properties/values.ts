@@ -1,4 +1,5 @@
 /** Turning stored numbers into JSON values. */
+import { bytesToHex } from '../io/hex.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
@@ -46,6 +47,7 @@ export function rawSuffix(length: number): string {
   return length > MAX_RAW_BYTES ? ` (the first ${MAX_RAW_BYTES} of its ${length} bytes are shown)` : '';
 }
 
-export function toHex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, Math.min(b.length, MAX_RAW_BYTES)).toString('hex');
+/** A raw value's bytes as hex: its first MAX_RAW_BYTES (rawSuffix says so). */
+export function rawHex(b: Uint8Array): string {
+  return bytesToHex(b.subarray(0, MAX_RAW_BYTES));
 }

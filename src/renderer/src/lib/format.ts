@@ -1,28 +1,9 @@
 /** Numbers as the UI shows them: sizes in binary units, counts with thousands separators. */
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+import { formatCount } from '../../../shared/format.js';
 
-export function formatSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  if (bytes < 1024) return `${bytes} B`;
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < UNITS.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${UNITS[u]}`;
-}
-
-const counter = new Intl.NumberFormat('en-US');
-
-export function formatCount(n: number): string {
-  return counter.format(n);
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
+// Sizes, counts and plurals are printed as the CLI prints them (one formatter in src/shared).
+export { formatCount, formatSize, plural } from '../../../shared/format.js';
 
 export function formatOffset(n: number): string {
   return `0x${n.toString(16).toUpperCase()} (${formatCount(n)})`;

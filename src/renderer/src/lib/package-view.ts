@@ -4,7 +4,7 @@
  * names / imports / exports tables.
  */
 import type { PackageByteRegion, PackageModelView, TreeEntry } from '../../../shared/api.js';
-import { COMPANION_EXTENSIONS, isPackageFileName } from '../../../core/package/package-files.js';
+import { COMPANION_EXTENSIONS, isPackageFileName } from '../../../shared/package-api.js';
 
 /**
  * Engine releases for unversioned packages ("auto": the package's and container's versions

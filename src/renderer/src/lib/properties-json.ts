@@ -6,7 +6,7 @@
  * ObjectPath: "/Game/Package.ExportIndex"} and soft references as {AssetPathName, SubPathString}.
  * Not exactly FModel's: text is its display string, values the reader kept raw are their hex.
  */
-import type { PropertyEntry, PropertyValue } from '../../../core/properties/types.js';
+import type { PropertyEntry, PropertyValue } from '../../../shared/package-api.js';
 import type { PackagePropertiesView } from '../../../shared/api.js';
 import { isEntryList, parseTypeName } from './properties-tree.js';
 

@@ -6,7 +6,7 @@
  * Values are core/properties' JSON: a struct read property by property is a list of entries, a
  * native struct an object of fields, arrays and sets lists, maps lists of {key, value}.
  */
-import type { PropertyEntry, PropertyValue } from '../../../core/properties/types.js';
+import type { PropertyEntry, PropertyValue } from '../../../shared/package-api.js';
 import type { ExportPropertiesView, PropertyLink } from '../../../shared/api.js';
 
 /** What the Properties tab shows, kept by the package view while its tabs change. */

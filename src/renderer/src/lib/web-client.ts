@@ -3,7 +3,7 @@
  * with the per-run token, events from GET /api/events (Server-Sent Events).
  */
 import type { ApiEvent, ApiMethod, ApiRequest, ApiResult, PakScopeBridge } from '../../../shared/api.js';
-import { decodeJson } from '../../../host/wire.js';
+import { decodeJson } from '../../../shared/wire.js';
 
 export const TOKEN_HEADER = 'x-pakscope-token';
 
