@@ -42,7 +42,7 @@ class Bytes {
 }
 
 /** One Texture2D export's native data: PF_DXT1 mips of 8x8 and 4x4 inline, then a second format (PF_BC7) to skip. */
-function texture2D(rel: Release): Uint8Array {
+function texture2D(rel: Release, cpuCopy = false): Uint8Array {
   const b = new Bytes();
   b.u32(0); // bHasGuid
   b.u8(1).u8(0); // UTexture strip flags: editor data stripped
@@ -55,7 +55,9 @@ function texture2D(rel: Release): Uint8Array {
     if (rel.ue420) b.i64(0); else b.u32(0);
     const platformStart = b.length;
     if (rel.ue5) b.fill(16);
-    b.u32(8).u32(8).u32(1).fstring(NAMES[format]!);
+    b.u32(8).u32(8).u32(cpuCopy ? (1 | (1 << 29)) : 1).fstring(NAMES[format]!);
+    // UE5.4+ FSharedImage (PackedData bit 29): SizeX, SizeY, SizeZ, raw format, gamma space (u8 each), i64 size, pixels.
+    if (cpuCopy) b.u32(2).u32(2).u32(1).u8(1).u8(1).i64(16).fill(16, 0xcc);
     b.u32(0).u32(2); // FirstMipToSerialize, mip count
     for (const [w, bytes] of [[8, 32], [4, 8]] as const) {
       if (!rel.ue5) b.u32(1); // bCooked
@@ -88,8 +90,8 @@ function source(bytes: Uint8Array, ue4: number, ue5: number, engine?: string): {
   return { exp, src };
 }
 
-function read(rel: Release, ue4: number, ue5: number, engine?: string): { label: string; mips: string[]; other: string[] } {
-  const { exp, src } = source(texture2D(rel), ue4, ue5, engine);
+function read(rel: Release, ue4: number, ue5: number, engine?: string, cpuCopy = false): { label: string; mips: string[]; other: string[] } {
+  const { exp, src } = source(texture2D(rel, cpuCopy), ue4, ue5, engine);
   const t = readCookedTexture(exp, src, '2d');
   return { label: t.layout.label, mips: t.platform!.mips.map((m) => `${m.width}x${m.height}x${m.depth}:${m.bulk!.sizeOnDisk}`), other: t.otherFormats };
 }
@@ -105,6 +107,10 @@ describe('cooked texture layouts by release', () => {
 
   it('older releases (UE4 514, 4.18) read with the 4.19 layout: 32-bit skip offsets, no SizeZ, no virtual texture flag', () => {
     expect(read(R['4.19'], 514, 0)).toMatchObject({ label: '4.18', mips: MIPS });
+  });
+
+  it('5.4+: a CPU copy of the image (PackedData bit 29) is read past', () => {
+    expect(read(R['5.3'], 522, 1012, undefined, true)).toEqual({ label: '5.4', mips: MIPS, other: ['PF_BC7'] });
   });
 
   it('the engine given decides where versions leave a choice, and a wrong one is an error, not a misread', () => {

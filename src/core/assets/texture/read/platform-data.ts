@@ -5,7 +5,7 @@
  *   SizeX, SizeY: i32; PackedData: u32 (bit 31 cube map, bit 30 optional data, bit 29 a CPU copy
  *     (5.4+), the rest the slice count); PixelFormat: FString
  *   [bit 30] FOptTexturePlatformData: ExtData, NumMipsInTail (u32 each)
- *   [bit 29] FSharedImage: SizeX, SizeY, SizeZ, format (u32), gamma (u8), i64 size and the pixels
+ *   [bit 29] FSharedImage: SizeX, SizeY, SizeZ, raw image format (u8), gamma space (u8), i64 size and the pixels
  *   FirstMipToSerialize: i32; mip count: i32; the mips (mip.ts)
  *   4.23+: bIsVirtual (bool32), then FVirtualTextureBuiltData when set
  */
@@ -54,7 +54,7 @@ export function readPlatformData(r: BinaryReader, layout: CookedTextureLayout, b
   if ((packed & HAS_OPT_DATA) !== 0) r.skip(8);
   let cpuCopyBytes: number | undefined;
   if ((packed & HAS_CPU_COPY) !== 0) {
-    r.skip(12 + 4 + 1);
+    r.skip(12 + 1 + 1); // SizeX, SizeY, SizeZ; the raw image format and gamma space (u8 each)
     const at = r.pos;
     cpuCopyBytes = r.i64n('CPU copy size');
     if (cpuCopyBytes < 0) throw r.error(`CPU copy size ${cpuCopyBytes}`, at);
