@@ -18,6 +18,10 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
+  AssetRequest, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  ThumbnailRequest,
+} from '../shared/asset-api.js';
+import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from '../shared/package-api.js';
 import type { Dialogs } from './dialogs.js';
@@ -28,6 +32,8 @@ import { PackageService } from './packages.js';
 import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
 import { checkOpenable, PathGrants } from './path-grants.js';
 import { RecentList } from './recent.js';
+import { SaveService } from './save-conversion.js';
+import { TextureService } from './textures.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 
 /** readFile answers at most this many bytes per call; the UI pages through bigger files. */
@@ -79,6 +85,8 @@ export class Backend implements PakScopeApi {
   private readonly properties = new PropertiesService(this.packages);
   private readonly mappings: MappingsService;
   private readonly grants: PathGrants;
+  private readonly textures: TextureService;
+  private readonly saves: SaveService;
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -90,6 +98,15 @@ export class Backend implements PakScopeApi {
     });
     this.keys = new KeyService(opts.keyStore ?? new FileKeyStore(opts.configDir), opts.decoder);
     this.mappings = new MappingsService(new MappingsStore(opts.configDir), opts.dialogs.pickMappingsFile !== undefined);
+    this.textures = new TextureService({
+      packages: this.packages,
+      pool: poolOf(opts.decoder),
+      mappings: async (installId) => {
+        const entry = this.installs.get(installId);
+        return entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+      },
+    });
+    this.saves = new SaveService(opts.dialogs.pickSaveFile !== undefined);
   }
 
   // ---- events ----
@@ -204,6 +221,7 @@ export class Backend implements PakScopeApi {
     entry.abort.abort();
     await this.exports.cancelInstall(req.installId);
     this.graphs.forget(req.installId);
+    this.textures.forget(req.installId);
     await this.packages.forget(req.installId);
     const opened = await entry.ready.catch(() => null);
     await opened?.install.close();
@@ -282,6 +300,7 @@ export class Backend implements PakScopeApi {
     // The install changed in place: later openInstall calls for it answer the new summary.
     loaded.summary = summarizeInstall(entry.id, entry.root, install);
     this.graphs.forget(entry.id); // new containers: new packages and edges
+    this.textures.forget(entry.id);
     await this.packages.forget(entry.id);
     return { ...added, summary: loaded.summary, status: await this.keys.status(install, entry.root) };
   }
@@ -348,6 +367,33 @@ export class Backend implements PakScopeApi {
     return path === null ? null : this.mappings.set(entry.root, path);
   }
 
+  // ---- asset previews (textures.ts, save-conversion.ts) ----
+
+  async textureInfo(req: AssetRequest): Promise<TextureView> {
+    return this.textures.info(await this.install(req.installId), req);
+  }
+
+  async texturePixels(req: TexturePixelsRequest): Promise<TexturePixels> {
+    return this.textures.pixels(await this.install(req.installId), req);
+  }
+
+  async assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail> {
+    return this.textures.thumbnail(await this.install(req.installId), req);
+  }
+
+  async pickSaveFile(req: { name: string; format: ConversionFormat }): Promise<string | null> {
+    return this.saves.notePicked((await this.opts.dialogs.pickSaveFile?.(req)) ?? null);
+  }
+
+  async saveConversion(req: SaveConversionRequest): Promise<SavedConversion> {
+    const install = await this.install(req.installId);
+    const file = await this.saves.destination(install, req);
+    const view = await this.textures.info(install, req);
+    if (!view.converts.includes(req.format)) throw new RequestError(`${view.name} (${view.pixelFormat}) does not convert to .${req.format}: ${view.converts.map((c) => `.${c}`).join(', ')}`);
+    const bytes = await this.textures.convert(install, req);
+    return this.saves.write(file, bytes, req.conflict);
+  }
+
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {
     const entry = this.installs.get(id);
     if (!entry) throw new RequestError(`no open install with id "${id}" (it was closed; open it again)`, 404);
@@ -391,6 +437,12 @@ function installName(root: string): string {
   let dir = root;
   while (/^(paks|content)$/i.test(basename(dir)) && dirname(dir) !== dir) dir = dirname(dir);
   return basename(dir, extname(dir)) || 'install';
+}
+
+/** The worker pool behind the block decoder, when it is one (texture decoding runs there too). */
+function poolOf(decoder: BlockDecoder | undefined): WorkerPool | undefined {
+  const d = decoder as Partial<WorkerPool> | undefined;
+  return d && typeof d.warm === 'function' && typeof d.destroy === 'function' ? (d as WorkerPool) : undefined;
 }
 
 function messageOf(e: unknown): string {

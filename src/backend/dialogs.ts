@@ -18,6 +18,11 @@ export interface Dialogs {
    * it, the page's own confirmation counts (path-grants.ts).
    */
   confirmOpen?(path: string, use: 'install' | 'mappings'): Promise<boolean>;
+  /**
+   * The file to save a conversion to (`name` suggested, `format` its extension). Present only
+   * where there is a native dialog (Electron); then conversions may only go to files picked with it.
+   */
+  pickSaveFile?(req: { name: string; format: string }): Promise<string | null>;
 }
 
 export const noDialogs: Dialogs = {

@@ -150,7 +150,7 @@ export class ExportService {
 }
 
 /** Folders holding the install's inputs: every container (open or not) and every root file. */
-function containerFolders(install: Install): Set<string> {
+export function containerFolders(install: Install): Set<string> {
   const out = new Set<string>();
   for (const a of install.archives) if (a.kind !== 'loose') out.add(dirname(resolve(a.path)));
   for (const p of install.problems) out.add(dirname(resolve(p.path)));

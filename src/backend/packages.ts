@@ -16,6 +16,7 @@ import type { PackageModel } from '../core/package-model.js';
 import { parseUAsset } from '../core/uasset/parse.js';
 import { parseUe12Package } from '../core/ue12/package.js';
 import type { PackageModelView, PackageStreamPart, PackageThumbnailView, PackageView } from '../shared/package-api.js';
+import { packageAssets } from './assets.js';
 import { uassetRegions, ue12Regions, zenRegions } from './package-regions.js';
 import { packageTables } from './package-tables.js';
 
@@ -131,6 +132,7 @@ export class PackageService {
       size,
       parts: pieces.map((p): PackageStreamPart => ({ path: p.path, offset: p.offset, size: p.size })),
       tables: jsonSafe(packageTables(model, (id) => index.nameOf(id))),
+      assets: packageAssets(model),
       warnings: [...opened.warnings, ...model.warnings],
     };
   }

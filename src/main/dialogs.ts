@@ -4,7 +4,7 @@
  * menu both saw) answers null instead of stacking a second dialog.
  */
 import type { Dialogs } from '../backend/dialogs.js';
-import type { ElectronShell, MessageBoxOptions, OpenDialogOptions, ShellWindow } from './electron-shell.js';
+import type { ElectronShell, MessageBoxOptions, OpenDialogOptions, SaveDialogOptions, ShellWindow } from './electron-shell.js';
 import { OPENABLE_EXTENSIONS } from './file-types.js';
 
 export const OPEN_FOLDER_DIALOG: OpenDialogOptions = { title: 'Open game folder', properties: ['openDirectory'] };
@@ -39,6 +39,18 @@ export function confirmOpenBox(path: string, use: 'install' | 'mappings'): Messa
   };
 }
 
+const SAVE_FILTERS: Record<string, { name: string; extensions: string[] }> = {
+  png: { name: 'PNG image', extensions: ['png'] },
+  dds: { name: 'DirectDraw Surface', extensions: ['dds'] },
+  hdr: { name: 'Radiance HDR image', extensions: ['hdr'] },
+};
+
+/** The save dialog for a conversion of format `format` (png, dds, hdr), suggesting `name`. */
+export function saveDialogOptions(name: string, format: string): SaveDialogOptions {
+  const filter = SAVE_FILTERS[format] ?? { name: format.toUpperCase(), extensions: [format] };
+  return { title: `Save as ${format.toUpperCase()}`, defaultPath: name, filters: [filter] };
+}
+
 export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | null): Required<Dialogs> {
   let busy = false;
   const ask = async (options: OpenDialogOptions): Promise<string | null> => {
@@ -61,6 +73,16 @@ export function nativeDialogs(shell: ElectronShell, window: () => ShellWindow | 
       busy = true;
       try {
         return (await shell.showMessageBox(window(), confirmOpenBox(path, use))).response === 1;
+      } finally {
+        busy = false;
+      }
+    },
+    pickSaveFile: async ({ name, format }) => {
+      if (busy) return null;
+      busy = true;
+      try {
+        const result = await shell.showSaveDialog(window(), saveDialogOptions(name, format));
+        return result.canceled || !result.filePath ? null : result.filePath;
       } finally {
         busy = false;
       }

@@ -70,6 +70,10 @@ export function createElectronShell(electron: typeof Electron): ElectronShell {
       const win = native(window);
       return win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options);
     },
+    showSaveDialog: (window, options) => {
+      const win = native(window);
+      return win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options);
+    },
     showMessageBox: (window, options) => {
       const win = native(window);
       return win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options);

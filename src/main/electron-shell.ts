@@ -124,6 +124,13 @@ export interface OpenDialogOptions {
   filters?: { name: string; extensions: string[] }[];
 }
 
+export interface SaveDialogOptions {
+  title: string;
+  /** The suggested file name (or path). */
+  defaultPath: string;
+  filters?: { name: string; extensions: string[] }[];
+}
+
 export interface MessageBoxOptions {
   type: 'info' | 'question';
   title: string;
@@ -163,6 +170,8 @@ export interface ElectronShell {
   platform: string;
   createWindow(options: WindowOptions): ShellWindow;
   showOpenDialog(window: ShellWindow | null, options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  /** The native "save as" dialog (it asks before replacing a file); filePath empty or absent when cancelled. */
+  showSaveDialog(window: ShellWindow | null, options: SaveDialogOptions): Promise<{ canceled: boolean; filePath?: string }>;
   /** Resolves with the index of the button pressed. */
   showMessageBox(window: ShellWindow | null, options: MessageBoxOptions): Promise<{ response: number }>;
   /** Replaces the application menu (the window's menu bar on Windows and Linux). */

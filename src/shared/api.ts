@@ -6,12 +6,18 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
+  AssetRequest, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  ThumbnailRequest,
+} from './asset-api.js';
+import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from './package-api.js';
 
 export type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck };
 export type { ExportProgress };
 export type * from './package-api.js';
+export type * from './asset-api.js';
+export { MAX_PIXEL_READ } from './asset-api.js';
 
 export interface AppInfo {
   name: string;
@@ -144,6 +150,17 @@ export interface PakScopeApi {
   setMappings(req: { installId: string; path: string; confirmed?: boolean }): Promise<MappingsStatus>;
   /** Electron: a native dialog for a .usmap, then setMappings; null when cancelled or where there is no dialog. */
   pickMappings(req: { installId: string }): Promise<MappingsStatus | null>;
+  // ---- asset previews (backend/textures.ts, backend/save-conversion.ts) ----
+  /** A texture's facts: format, size, mips and where their bytes are, what it converts to. */
+  textureInfo(req: AssetRequest): Promise<TextureView>;
+  /** Decoded pixels of one mip and slice, a page at a time (decoded once, off this thread, then served from a cache). */
+  texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
+  /** A package's first texture, small (its smallest mip of 64 px or more, downscaled): a gallery cell. */
+  assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
+  /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
+  pickSaveFile(req: { name: string; format: ConversionFormat }): Promise<string | null>;
+  /** Converts an asset (texture: .png, .dds, .hdr) and writes it to `destination`. */
+  saveConversion(req: SaveConversionRequest): Promise<SavedConversion>;
 }
 
 // ---- export ----
@@ -271,7 +288,9 @@ export class ApiValidationError extends Error {
   }
 }
 
-type Shape = Record<string, 'string' | 'string?' | 'number?' | 'boolean?' | 'string[]' | 'string[]?' | 'paths' | ['enum', ...string[]]>;
+type Shape = Record<string, 'string' | 'string?' | 'number?' | 'boolean?' | 'string[]' | 'string[]?' | 'paths' | ['enum' | 'enum?', ...string[]]>;
+
+const ASSET: Shape = { installId: 'string', path: 'string', exportIndex: 'number?', engine: 'string?' };
 
 const SHAPES: Record<ApiMethod, Shape | null> = {
   appInfo: null,
@@ -306,6 +325,13 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   mappingsStatus: { installId: 'string' },
   setMappings: { installId: 'string', path: 'string', confirmed: 'boolean?' },
   pickMappings: { installId: 'string' },
+  textureInfo: ASSET,
+  texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
+  assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
+  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr'] },
+  saveConversion: {
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr'], mip: 'number?', slice: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+  },
 };
 
 export const API_METHODS = Object.keys(SHAPES) as ApiMethod[];
@@ -339,7 +365,7 @@ export function validateRequest<M extends ApiMethod>(method: M, req: unknown): A
   const out = Object.create(null) as Record<string, unknown>;
   for (const [key, type] of Object.entries(shape)) {
     const v = Object.hasOwn(obj, key) ? obj[key] : undefined;
-    const optional = typeof type === 'string' && type.endsWith('?');
+    const optional = typeof type === 'string' ? type.endsWith('?') : type[0] === 'enum?';
     if (v === undefined) {
       if (optional) continue;
       throw new ApiValidationError(method, `missing field "${key}"`);

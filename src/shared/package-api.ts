@@ -5,6 +5,7 @@
  */
 import type { PackageFormat, PackageModel, PackageModelThumbnail } from '../core/package-model.js';
 import type { ExportProperties } from '../core/properties/types.js';
+import type { PackageAsset } from './asset-api.js';
 
 // What the renderer uses of the core, through here only: property values and package file names.
 export type { PropertyEntry, PropertyValue } from '../core/properties/types.js';
@@ -77,6 +78,8 @@ export interface PackageView {
   parts: PackageStreamPart[];
   /** Tables the format has besides names, imports and exports. */
   tables: PackageTableView[];
+  /** Exports the converter registry knows, with their preview and conversions (the view's first tabs). */
+  assets: PackageAsset[];
   /** What could not be read or named (no global container, missing imported packages, ...). */
   warnings: string[];
 }

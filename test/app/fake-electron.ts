@@ -4,7 +4,7 @@
  * Electron binary.
  */
 import type {
-  ElectronShell, HeadersReceivedDetails, IpcInvokeEvent, MenuItemTemplate, MessageBoxOptions, OpenDialogOptions,
+  ElectronShell, HeadersReceivedDetails, IpcInvokeEvent, MenuItemTemplate, MessageBoxOptions, OpenDialogOptions, SaveDialogOptions,
   PreventableEvent, Rect, ShellWebContents, ShellWindow, WindowOptions,
 } from '../../src/main/electron-shell.js';
 
@@ -156,6 +156,12 @@ export class FakeShell implements ElectronShell {
   async showOpenDialog(_window: ShellWindow | null, options: OpenDialogOptions) {
     this.dialogCalls.push(options);
     return this.dialogAnswer;
+  }
+  saveDialogCalls: SaveDialogOptions[] = [];
+  saveDialogAnswer: { canceled: boolean; filePath?: string } = { canceled: true };
+  async showSaveDialog(_window: ShellWindow | null, options: SaveDialogOptions) {
+    this.saveDialogCalls.push(options);
+    return this.saveDialogAnswer;
   }
   async showMessageBox(_window: ShellWindow | null, options: MessageBoxOptions) {
     this.messageBoxes.push(options);

@@ -67,6 +67,11 @@ export class WebClient implements PakScopeBridge {
   mappingsStatus(req: ApiRequest<'mappingsStatus'>) { return this.call('mappingsStatus', req); }
   setMappings(req: ApiRequest<'setMappings'>) { return this.call('setMappings', req); }
   pickMappings(req: ApiRequest<'pickMappings'>) { return this.call('pickMappings', req); }
+  textureInfo(req: ApiRequest<'textureInfo'>) { return this.call('textureInfo', req); }
+  texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
+  assetThumbnail(req: ApiRequest<'assetThumbnail'>) { return this.call('assetThumbnail', req); }
+  pickSaveFile(req: ApiRequest<'pickSaveFile'>) { return this.call('pickSaveFile', req); }
+  saveConversion(req: ApiRequest<'saveConversion'>) { return this.call('saveConversion', req); }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener);

@@ -1,0 +1,16 @@
+/**
+ * Which exports of a package the converter registry knows (core/assets/registry.ts): the package
+ * view's preview tabs and the gallery ask this, never a class name.
+ */
+import { assetKindOf } from '../core/assets/index.js';
+import type { PackageModel } from '../core/package-model.js';
+import type { PackageAsset } from '../shared/asset-api.js';
+
+export function packageAssets(model: Pick<PackageModel, 'exports'>): PackageAsset[] {
+  const out: PackageAsset[] = [];
+  model.exports.forEach((e, i) => {
+    const kind = assetKindOf(e.class);
+    if (kind) out.push({ exportIndex: i, name: e.name, class: e.class, kind: kind.kind, view: kind.view, converts: [...kind.converts] });
+  });
+  return out;
+}

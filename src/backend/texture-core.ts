@@ -1,0 +1,40 @@
+/**
+ * The core's texture functions the backend uses, in one place: the reader (readInstallTexture),
+ * decoding one image in the worker pool (decodeTextureImage), the PNG content rules (pngPixels)
+ * and the conversions (convertTexture). The converter registry's kinds are registered by
+ * importing core/assets/index.ts.
+ */
+import '../core/assets/index.js';
+import { convertTexture, isHdr } from '../core/assets/texture/convert.js';
+import { decodeTextureImage, pngPixels } from '../core/assets/texture/image.js';
+import type { DecodedImage, Texture } from '../core/assets/texture/types.js';
+import type { WorkerPool } from '../core/workers/pool.js';
+import type { ConversionFormat } from '../shared/asset-api.js';
+
+export { readInstallTexture } from '../core/assets/texture/read/index.js';
+
+/** HDR formats: floats beyond [0, 1] (exposure in the view, .hdr files). */
+export const isHdrPixelFormat = (pixelFormat: string): boolean => isHdr({ pixelFormat });
+
+export interface DecodeOptions {
+  mip: number;
+  slice: number;
+  pool?: WorkerPool | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+const poolAndSignal = (opts: DecodeOptions) => ({ ...(opts.pool ? { pool: opts.pool } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+
+/** One mip and slice decoded: `rgba` as the PNG holds it (pngPixels' rules), `float` for HDR formats. */
+export async function decodeForView(texture: Texture, opts: DecodeOptions): Promise<DecodedImage> {
+  const decoded = await decodeTextureImage(texture, { mip: opts.mip, slice: opts.slice, ...poolAndSignal(opts) });
+  const png = pngPixels(texture.pixelFormat, decoded, texture);
+  return decoded.float ? { ...png, float: decoded.float } : png;
+}
+
+/** The file bytes of a conversion: png and hdr one image (mip, slice), dds every stored mip the install has. */
+export async function encodeConversion(texture: Texture, format: ConversionFormat, opts: DecodeOptions): Promise<Uint8Array> {
+  const files = await convertTexture(texture, format, { ...(format !== 'dds' ? { mip: opts.mip, slice: opts.slice } : {}), ...poolAndSignal(opts) });
+  if (files.length !== 1) throw new Error(`${texture.name}: the ${format} conversion made ${files.length} files, not one`);
+  return files[0]!.data;
+}

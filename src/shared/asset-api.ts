@@ -1,0 +1,114 @@
+/**
+ * What the asset previews get from the backend (api.ts names the methods): which exports of a
+ * package the converter registry knows (their view and conversions), a texture's facts, its
+ * decoded pixels page by page, thumbnails for the gallery, and saving a conversion. Byte arrays
+ * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
+ */
+import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
+
+export type { TextureInfo, TextureMip };
+
+/** An export the converter registry knows: the preview tab it gets and the files it converts to. */
+export interface PackageAsset {
+  exportIndex: number;
+  name: string;
+  class: string;
+  /** "texture", "sound", ... */
+  kind: string;
+  /** The app's preview tab for it ("texture"). */
+  view: string;
+  /** File extensions it converts to ("png", "dds", "hdr"). */
+  converts: string[];
+}
+
+/** Names one asset of an install: a package (tree path or name) and, when it has several, the export. */
+export interface AssetRequest {
+  installId: string;
+  path: string;
+  /** Index in the package's exports; by default the first export the registry knows. */
+  exportIndex?: number;
+  /** The engine release for an unversioned package, as openPackage takes it. */
+  engine?: string;
+}
+
+/** A texture's facts for the view, with what it converts to. */
+export interface TextureView extends TextureInfo {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  /** The pixel format has floats beyond [0, 1] (BC6H, FloatRGBA, R16F, ...): exposure and .hdr apply. */
+  hdr: boolean;
+  /** What saveConversion writes for it ("png", "dds", and "hdr" for HDR formats). */
+  converts: string[];
+}
+
+export interface TexturePixelsRequest extends AssetRequest {
+  /** 0 (the largest) by default. */
+  mip?: number;
+  /** The 2D image of the mip: a cube face, array layer, volume slice; 0 by default. */
+  slice?: number;
+  /**
+   * rgba8: 8-bit RGBA as the PNG holds it (4 bytes a pixel); float32: the HDR floats, RGBA
+   * little-endian (16 bytes a pixel; HDR formats only).
+   */
+  pixels?: 'rgba8' | 'float32';
+  /** A page of the pixel bytes: at most MAX_PIXEL_READ a call. */
+  offset?: number;
+  length?: number;
+}
+
+export interface TexturePixels {
+  width: number;
+  height: number;
+  pixels: 'rgba8' | 'float32';
+  /** Where `bytes` starts in the whole image's bytes, and their count. */
+  offset: number;
+  total: number;
+  bytes: Uint8Array;
+}
+
+/** pixel pages are at most this big (the whole image of a 2048x2048 RGBA8 mip). */
+export const MAX_PIXEL_READ = 16 * 1024 * 1024;
+
+export interface ThumbnailRequest {
+  installId: string;
+  path: string;
+  /** The longest side wanted, 16 to 256 (default 128). */
+  size?: number;
+}
+
+/** A gallery cell: the package's first texture, small; or why there is none. */
+export interface AssetThumbnail {
+  path: string;
+  /** The registry's kind of the package's first known export; null when it has none. */
+  kind: string | null;
+  /** Export name and class of that export. */
+  name?: string;
+  class?: string;
+  /** Set for textures: the facts a cell shows. */
+  pixelFormat?: string;
+  width?: number;
+  height?: number;
+  /** The image, RGBA, at most `size` on its longest side. */
+  image?: { width: number; height: number; rgba: Uint8Array };
+  /** Why it could not be read or decoded. */
+  error?: string;
+}
+
+export type ConversionFormat = 'png' | 'dds' | 'hdr';
+
+export interface SaveConversionRequest extends AssetRequest {
+  format: ConversionFormat;
+  /** png and hdr write one image: this mip and slice (0 by default); dds writes every stored mip. */
+  mip?: number;
+  slice?: number;
+  /** The file to write: an absolute path, outside the install (Electron: the one picked in the save dialog). */
+  destination: string;
+  /** An existing file: replaced (the save dialog asked already), or refused (fail, the default). */
+  conflict?: 'overwrite' | 'fail';
+}
+
+export interface SavedConversion {
+  path: string;
+  bytes: number;
+}
