@@ -1,0 +1,173 @@
+/**
+ * End to end in Chromium: `npm run web` on the cue58 IoStore Tagged install. Opens T_BC7 on its
+ * Texture tab, zooms with the wheel to the pixel grid, reads the pixel under the cursor, turns
+ * alpha off, saves a PNG (checked with Pillow against the source art, within BC7's tolerance),
+ * picks a mip of T_Mips, opens the Textures folder as a gallery and a texture from it, then a
+ * loose folder with a texture whose .ubulk is missing and one cut short: each says why, and the
+ * app goes on working. Screenshots (1280x800) go to test-artifacts/. Any console error fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openInstall } from '../../src/core/install/install.js';
+import { ARTIFACTS, haveChromium, poll as pollUi, useWebSession } from './web-session.js';
+import { corpus } from '../support/corpus.js';
+
+const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
+const LEGACY_PAK = corpus('cue58/LegacyPak/Tagged/Uncompressed');
+const TEXTURES = 'CUE4ParseFixtures/Content/Fixtures/Textures';
+const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
+
+/** Pixels of PNG files as Pillow reads them (an independent decoder), RGBA. */
+function pngPixels(file: string, points: readonly (readonly [number, number])[]): { size: [number, number]; pixels: number[][] } {
+  const script = 'import json,sys\nfrom PIL import Image\nim=Image.open(sys.argv[1]).convert("RGBA")\npts=json.loads(sys.argv[2])\nprint(json.dumps({"size":im.size,"pixels":[list(im.getpixel((x,y))) for x,y in pts]}))';
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file, JSON.stringify(points)], { encoding: 'utf8' })) as { size: [number, number]; pixels: number[][] };
+}
+
+/** Filters the tree and selects a row (a package row shows in the package view once one is open). */
+async function openFromTree(page: Page, filter: string, path: string): Promise<void> {
+  await page.getByTestId('filter').fill(filter);
+  await page.waitForTimeout(400); // the filter applies after a pause, then the tree is rebuilt
+  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
+  await row.click();
+  await poll(() => row.getAttribute('aria-selected')).toBe('true');
+}
+
+describe.skipIf(!haveChromium)('textures in Chromium (browser host)', () => {
+  const web = useWebSession(UNCOMPRESSED);
+  let tmp: string;
+  let loose: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'pakscope-texture-e2e-'));
+    // A loose copy of the legacy pak's T_Streaming without its .ubulk, and one cut short.
+    loose = join(tmp, 'loose');
+    const dir = join(loose, TEXTURES);
+    await mkdir(dir, { recursive: true });
+    const pak = await openInstall([LEGACY_PAK]);
+    try {
+      const read = (path: string) => { const f = pak.file(path)!.providers[0]!; return f.archive.read(f.file.ref); };
+      const uasset = await read(`${TEXTURES}/T_Streaming.uasset`), uexp = await read(`${TEXTURES}/T_Streaming.uexp`);
+      await writeFile(join(dir, 'T_Streaming.uasset'), uasset);
+      await writeFile(join(dir, 'T_Streaming.uexp'), uexp);
+      await writeFile(join(dir, 'T_Short.uasset'), uasset);
+      await writeFile(join(dir, 'T_Short.uexp'), uexp.subarray(0, 600));
+    } finally {
+      await pak.close();
+    }
+  });
+  afterAll(async () => { await rm(tmp, { recursive: true, force: true }); });
+
+  it('shows T_BC7: zoom, the pixel under the cursor, alpha off, save as PNG', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    await openFromTree(page, 'T_BC7', `${TEXTURES}/T_BC7.uasset`);
+    await page.getByTestId('open-package').click();
+
+    // The Texture tab comes first and is open; the facts are beside the image.
+    await poll(() => page.getByTestId('package-tab-asset-0').getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('[role="tab"]').first().textContent()).toContain('Texture');
+    await poll(() => page.getByTestId('texture-format').textContent()).toBe('PF_BC7');
+    expect(await page.getByTestId('texture-size').textContent()).toBe('64 × 64');
+    expect(await page.getByTestId('texture-mips').textContent()).toBe('1');
+    await poll(() => page.getByTestId('texture-shown').getAttribute('data-mip')).toBe('0');
+    const canvas = page.getByTestId('texture-canvas');
+    expect(await canvas.getAttribute('data-fit')).toBe('true');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture.png') });
+
+    // The wheel zooms around the cursor, up to the pixel grid; the pixel under it is named.
+    const box = (await canvas.boundingBox())!;
+    const fitZoom = Number(await canvas.getAttribute('data-zoom'));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
+    await poll(async () => Number(await canvas.getAttribute('data-zoom'))).toBeGreaterThan(fitZoom * 2);
+    expect(await canvas.getAttribute('data-grid')).toBe('true');
+    await page.mouse.move(box.x + box.width / 2 + 3, box.y + box.height / 2 + 3);
+    await poll(() => page.getByTestId('texture-pixel').textContent()).toMatch(/^(31|32), (31|32): R \d+ G \d+ B \d+ A \d+$/);
+
+    // Alpha off: the channel button says so.
+    await page.getByTestId('texture-channel-a').click();
+    expect(await page.getByTestId('texture-channel-a').getAttribute('aria-pressed')).toBe('false');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-zoomed.png') });
+    await page.getByTestId('texture-channel-a').click();
+    await page.getByTestId('texture-fit').click();
+    await poll(() => canvas.getAttribute('data-fit')).toBe('true');
+
+    // Save as PNG (browser mode: the path is typed).
+    const file = join(tmp, 'T_BC7.png');
+    await page.getByTestId('texture-save-png').click();
+    await page.getByTestId('texture-save-path').fill(file);
+    await page.getByTestId('texture-save-confirm').click();
+    await poll(() => page.getByTestId('texture-note').textContent()).toMatch(/^Saved .*T_BC7\.png/);
+    const points = [[0, 0], [17, 5], [40, 33], [63, 63]] as const;
+    const saved = pngPixels(file, points);
+    const source = pngPixels(corpus('cue58/SourceTextures/rgba.png'), points);
+    expect(saved.size).toEqual([64, 64]);
+    saved.pixels.forEach((p, i) => p.forEach((v, c) => expect(Math.abs(v - source.pixels[i]![c]!), `${points[i]} channel ${c}`).toBeLessThanOrEqual(20)));
+    expect(web.problems).toEqual([]);
+  });
+
+  it('picks a mip of T_Mips', async () => {
+    const { page } = web;
+    await openFromTree(page, 'T_Mips', `${TEXTURES}/T_Mips.uasset`);
+    await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Textures/T_Mips');
+    await poll(() => page.getByTestId('texture-mips').textContent()).toBe('7');
+    await page.getByTestId('texture-mip').selectOption('3');
+    await poll(() => page.getByTestId('texture-shown').getAttribute('data-mip')).toBe('3');
+    expect(await page.getByTestId('texture-shown').textContent()).toContain('mip 3 · 8×8');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-mip.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('opens the Textures folder as a gallery, and a texture from it', async () => {
+    const { page } = web;
+    await page.getByTestId('package-close').click();
+    await page.getByTestId('filter').fill('');
+    await openFromTree(page, 'Textures', TEXTURES);
+    await page.getByTestId('gallery-open').click();
+    const cells = page.getByTestId('gallery-cell');
+    await poll(() => cells.count()).toBe(21); // the .uasset files of the folder
+    await poll(async () => (await cells.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))).filter((s) => s === 'loading').length).toBe(0);
+    const state = (name: string) => page.locator(`[data-testid="gallery-cell"][data-path="${TEXTURES}/${name}.uasset"]`).getAttribute('data-state');
+    expect(await state('T_BC7')).toBe('image');
+    expect(await state('T_Cube')).toBe('image');
+    expect(await state('T_CurveAtlas')).toBe('none');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-gallery.png') });
+
+    await page.locator(`[data-testid="gallery-cell"][data-path="${TEXTURES}/T_BC1.uasset"]`).click();
+    await poll(() => page.getByTestId('texture-format').textContent()).toBe('PF_DXT1');
+    await page.getByTestId('package-close').click();
+    await poll(() => page.getByTestId('gallery').count()).toBe(1); // back to the gallery
+    expect(web.problems).toEqual([]);
+  });
+
+  it('says why a texture cannot be shown, and goes on working', async () => {
+    const { page } = web;
+    await page.getByTestId('path-input').fill(loose);
+    await page.getByTestId('path-input').press('Enter');
+    await poll(() => page.getByTestId('containers').textContent()).toContain('loose');
+    await openFromTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
+    await page.getByTestId('open-package').click();
+    // The missing .ubulk: the first mips are marked, the first one there is shows.
+    await poll(() => page.getByTestId('texture-notes').textContent()).toMatch(/\.ubulk/);
+    await poll(() => page.getByTestId('texture-shown').getAttribute('data-mip')).toBe('3');
+    expect(await page.getByTestId('texture-mip').locator('option[value="0"]').isDisabled()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-missing-ubulk.png') });
+
+    // Cut short: a message naming the file, in the view.
+    await openFromTree(page, 'T_Short', `${TEXTURES}/T_Short.uasset`);
+    const message = page.locator('[data-testid="texture-error"], [data-testid="package-error"]');
+    await poll(() => message.count()).toBeGreaterThan(0);
+    expect(await message.first().textContent()).toMatch(/T_Short/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-error.png') });
+
+    // The rest of the app still works: back to a good texture.
+    await openFromTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
+    await poll(() => page.getByTestId('texture-shown').getAttribute('data-mip')).toBe('3');
+    expect(web.problems).toEqual([]);
+  });
+});
