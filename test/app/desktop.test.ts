@@ -267,6 +267,18 @@ describe('the file dialogs', () => {
     expect(shell.dialogCalls.map((c) => c.properties)).toEqual([['openDirectory'], ['openFile']]);
   });
 
+  it('asks where to save a conversion, with the format\'s filter and the suggested name', async () => {
+    const shell = new FakeShell();
+    const dialogs = nativeDialogs(shell, () => null);
+    expect(await dialogs.pickSaveFile({ name: 'T_BC7.png', format: 'png' })).toBeNull(); // cancelled
+    shell.saveDialogAnswer = { canceled: false, filePath: '/home/me/T_BC7.dds' };
+    expect(await dialogs.pickSaveFile({ name: 'T_BC7.dds', format: 'dds' })).toBe('/home/me/T_BC7.dds');
+    expect(shell.saveDialogCalls).toEqual([
+      { title: 'Save as PNG', defaultPath: 'T_BC7.png', filters: [{ name: 'PNG image', extensions: ['png'] }] },
+      { title: 'Save as DDS', defaultPath: 'T_BC7.dds', filters: [{ name: 'DirectDraw Surface', extensions: ['dds'] }] },
+    ]);
+  });
+
   it('associates only types the core opens', () => {
     for (const ext of OPENABLE_EXTENSIONS) {
       const file = `/games/x/file.${ext}`;
