@@ -55,7 +55,7 @@ beforeAll(async () => {
   configDir = await mkdtemp(join(tmpdir(), 'pakscope-textures-'));
   out = join(configDir, 'out');
   await mkdir(out);
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info });
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
   installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
 });
 afterAll(async () => {
@@ -194,7 +194,7 @@ describe('saveConversion', () => {
   it('writes only files picked in the save dialog where there is one (Electron)', async () => {
     const picked = join(out, 'picked.png');
     const electron = new Backend({
-      configDir, info: { ...info, mode: 'electron' },
+      configDir, info: { ...info, mode: 'electron' }, anyPath: true,
       dialogs: { pickFolder: async () => null, pickFile: async () => null, pickSaveFile: async (req) => (req.name === 'T_BC7.png' ? picked : null) },
     });
     try {
