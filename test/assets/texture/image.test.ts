@@ -40,7 +40,8 @@ function texture(w: number, h: number, slices: number, mipCount: number, opts: {
 }
 
 const pool = createWorkerPool({ threads: 1 });
-afterAll(() => pool.destroy());
+const pool2 = createWorkerPool({ threads: 2 });
+afterAll(() => Promise.all([pool.destroy(), pool2.destroy()]));
 
 describe('decodeTextureImage', () => {
   it('decodes the slice asked for, on this thread and in the worker pool alike', async () => {
@@ -57,6 +58,20 @@ describe('decodeTextureImage', () => {
     const mip1 = await decodeTextureImage(t, { mip: 1, slice: 2, pool });
     expect([mip1.width, mip1.height]).toEqual([8, 8]);
     expect([...mip1.rgba.subarray(4 * 9, 4 * 10)]).toEqual(pattern(1, 1, 2));
+  });
+
+  it('decodes a big image in bands on every thread, the same pixels as in one piece (a height that is no whole number of blocks)', async () => {
+    const width = 2048, height = 1030; // 2 Mpixels: two bands
+    const blocks = Uint8Array.from({ length: (width / 4) * Math.ceil(height / 4) * 8 }, (_, i) => (i * 2654435761) >>> 24);
+    const t: Texture = {
+      ...texture(4, 4, 1, 1), pixelFormat: 'PF_DXT1', width, height, slices: 1, cube: false,
+      mips: [{ width, height, depth: 1, bytes: blocks.length, location: 'inline' }],
+      readMip: async () => blocks.slice(),
+    };
+    const whole = await decodeTextureImage(t);
+    const banded = await decodeTextureImage(t, { pool: pool2 });
+    expect([banded.width, banded.height]).toEqual([width, height]);
+    expect(Buffer.from(banded.rgba).equals(Buffer.from(whole.rgba))).toBe(true);
   });
 
   it('names what is wrong: no such mip or slice, a mip that runs short or is missing, a format it cannot decode', async () => {

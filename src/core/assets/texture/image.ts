@@ -64,16 +64,42 @@ export async function decodeTextureImage(texture: Texture, opts: DecodeTextureOp
   return decodeMipSlice(texture, mip, read, slice, opts);
 }
 
+/** Images of more pixels than this are decoded in bands, one per thread of the pool at once. */
+const BAND_PIXELS = 1024 * 1024;
+
 /** Decodes slice `slice` of a mip readMipSlices read (several slices of one mip need one read). */
-export function decodeMipSlice(texture: TextureInfo, mip: number, read: { data: Uint8Array; sliceSize: number }, slice: number, opts: Pick<DecodeTextureOptions, 'pool' | 'signal'> = {}): Promise<DecodedImage> {
+export async function decodeMipSlice(texture: TextureInfo, mip: number, read: { data: Uint8Array; sliceSize: number }, slice: number, opts: Pick<DecodeTextureOptions, 'pool' | 'signal'> = {}): Promise<DecodedImage> {
   const { width, height } = texture.mips[mip]!;
   const bytes = read.data.subarray(slice * read.sliceSize, (slice + 1) * read.sliceSize);
-  if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
-  if (!opts.pool) return Promise.resolve().then(() => decodePixels(texture.pixelFormat, bytes, width, height));
-  // The pool moves what it is given: only a view spanning its whole buffer, which nobody else
-  // holds (a one-slice mip read for this call), goes as is; anything else is copied first.
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.length === read.data.length;
-  return opts.pool.decodeImage(texture.pixelFormat, own ? bytes : bytes.slice(), width, height, opts.signal);
+  opts.signal?.throwIfAborted();
+  const pool = opts.pool;
+  if (!pool) return decodePixels(texture.pixelFormat, bytes, width, height);
+  const info = pixelFormatInfo(texture.pixelFormat);
+  const blockRows = info ? Math.ceil(height / info.blockHeight) : 1;
+  const bands = info ? Math.min(pool.threads, blockRows, Math.floor((width * height) / BAND_PIXELS)) : 1;
+  if (bands <= 1) {
+    // The pool moves what it is given: only a view spanning its whole buffer, which nobody else
+    // holds (a one-slice mip read for this call), goes as is; anything else is copied first.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.length === read.data.length;
+    return pool.decodeImage(texture.pixelFormat, own ? bytes : bytes.slice(), width, height, opts.signal);
+  }
+  // Rows of blocks are stored one after the other: each band is a run of them, decoded on its own
+  // thread, and its pixel rows go to their place in the image.
+  const rowBytes = sliceBytes(texture.pixelFormat, width, info!.blockHeight);
+  const perBand = Math.ceil(blockRows / bands);
+  const parts = await Promise.all(Array.from({ length: bands }, (_, b) => {
+    const first = b * perBand, rows = Math.min(perBand, blockRows - first);
+    const y0 = first * info!.blockHeight;
+    const h = Math.min(rows * info!.blockHeight, height - y0);
+    return pool.decodeImage(texture.pixelFormat, bytes.slice(first * rowBytes, (first + rows) * rowBytes), width, h, opts.signal).then((image) => ({ y0, image }));
+  }));
+  const rgba = new Uint8Array(width * height * 4);
+  const float = parts[0]!.image.float ? new Float32Array(width * height * 4) : undefined;
+  for (const { y0, image } of parts) {
+    rgba.set(image.rgba.subarray(0, width * image.height * 4), y0 * width * 4);
+    if (float && image.float) float.set(image.float.subarray(0, width * image.height * 4), y0 * width * 4);
+  }
+  return { width, height, rgba, ...(float ? { float } : {}) };
 }
 
 /**
