@@ -21,6 +21,7 @@ import type { DecodeResult } from './probes/decode.js';
 import type { ExtractResult } from './probes/extract.js';
 import type { OpenIndexResult } from './probes/open-index.js';
 import type { PackagesResult } from './probes/packages.js';
+import type { TexturePreviewResult } from './probes/texture-preview.js';
 import { median } from './probes/probe-io.js';
 import {
   describeMachine, formatMarkdown, formatTable, targetResult, validateResults, type BenchResults, type TargetName, type TargetResult,
@@ -152,6 +153,17 @@ async function measureExtract(m: InstallManifest, details: Record<string, unknow
     `${disk}: the rest is that disk's file creation`)];
 }
 
+async function measureTexturePreview(_m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const fixtures = join(PROJECT_ROOT, '..', 'shared', 'corpus', 'cue58', 'IoStore', 'Tagged', 'Uncompressed');
+  if (!existsSync(fixtures)) return [targetResult('texture_preview_ms', null, `the cue58 fixtures (${fixtures}) are not there: the BC7 blocks come from T_BC7`)];
+  const t = await runProbe<TexturePreviewResult>('texture-preview', { workerFile: WORKER_FILE, fixtures, reps: quick ? 3 : 7 }, { onProgress: probeLog });
+  details['texturePreview'] = t;
+  return [targetResult('texture_preview_ms', t.medianMs,
+    `median of ${t.runsMs.length} (${t.runsMs.map((v) => v.toFixed(0)).join(', ')} ms) on ${t.threads} threads: reading the 16 MiB mip from the .ubulk ` +
+    `${t.readMs.toFixed(0)} ms, the rest decoding in bands; the same mip on one thread takes ${t.oneThreadMs.toFixed(0)} ms, so on this machine ` +
+    `the decoder's speed bounds it (the app shows the smallest mips first, in a few ms); the package header's parse is package_view_ms`)];
+}
+
 async function measureScrollTarget(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
   const s: ScrollResult = await measureScroll({
     root: m.root, aesKeyArg: m.aesKeyArg, expectedRows: m.files + m.folders, expectedFiles: m.files,
@@ -171,6 +183,7 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
   ['packages', ['graph_s', 'package_view_ms'], measurePackages],
   ['decode', ['decode_ratio_zlib', 'decode_ratio_oodle', 'decode_ratio_lz4', 'worker_scaling'], measureDecode],
   ['extract', ['extract_ratio_zlib'], measureExtract],
+  ['preview', ['texture_preview_ms'], measureTexturePreview],
   ['scroll', ['scroll_frame_ms'], measureScrollTarget],
   ['textures', ['texture_decode_ratio_bc1', 'texture_decode_ratio_bc7'],
     (_m, d) => measureTextureDecode({ rounds: PLAN.textureRounds, reps: PLAN.textureReps }, log, d)],
