@@ -4,7 +4,7 @@
  * bench/results.md (the latest run) plus results-full.* or results-quick.* (per mode, so a quick
  * run does not replace the full figures). See bench/README.md.
  *
- * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures: the
+ * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures, preview: the
  * others are taken from the latest results of the same mode and install, when there are some);
  * --regenerate (rebuild the cached install).
  */
@@ -183,10 +183,10 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
   ['packages', ['graph_s', 'package_view_ms'], measurePackages],
   ['decode', ['decode_ratio_zlib', 'decode_ratio_oodle', 'decode_ratio_lz4', 'worker_scaling'], measureDecode],
   ['extract', ['extract_ratio_zlib'], measureExtract],
-  ['preview', ['texture_preview_ms'], measureTexturePreview],
   ['scroll', ['scroll_frame_ms'], measureScrollTarget],
   ['textures', ['texture_decode_ratio_bc1', 'texture_decode_ratio_bc7'],
     (_m, d) => measureTextureDecode({ rounds: PLAN.textureRounds, reps: PLAN.textureReps }, log, d)],
+  ['preview', ['texture_preview_ms'], measureTexturePreview],
 ];
 
 async function writeAtomically(path: string, text: string): Promise<void> {
