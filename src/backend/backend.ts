@@ -277,7 +277,9 @@ export class Backend implements PakScopeApi {
 
   async startExport(req: ExportRequest): Promise<ExportStarted> {
     const { entry, install } = await this.opened(req.installId);
-    return this.exports.start(install, installName(entry.root), req);
+    // JSON exports read unversioned properties with the install's mappings, as the Properties tab does.
+    const mappings = req.format === 'json' ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    return this.exports.start(install, installName(entry.root), req, mappings);
   }
 
   cancelExport(req: { exportId: string }): Promise<void> {

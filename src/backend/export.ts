@@ -11,6 +11,7 @@
  * - in Electron, only a folder the user picked in the native dialog: a page that misbehaves
  *   cannot choose another.
  */
+import type { Usmap } from '../core/usmap/types.js';
 import { RequestError } from './request-error.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
@@ -65,7 +66,7 @@ export class ExportService {
   }
 
   /** Checks the request and starts the export; answers before the first file is written. */
-  async start(install: Install, installName: string, req: ExportRequest): Promise<ExportStarted> {
+  async start(install: Install, installName: string, req: ExportRequest, mappings?: Usmap): Promise<ExportStarted> {
     const destination = await this.destination(install, req.destination);
     const zip = req.output === 'zip' ? await zipTarget(destination, req.zipName ?? `${installName}-export.zip`, req.conflict) : undefined;
     const target = zip ?? destination;
@@ -83,6 +84,7 @@ export class ExportService {
       format: req.format,
       conflict: req.conflict,
       ...(this.opts.pool ? { pool: this.opts.pool } : {}),
+      ...(mappings ? { mappings } : {}),
       signal: abort.signal,
       onProgress: (progress) => emit({ type: 'export-progress', exportId, progress }),
     });

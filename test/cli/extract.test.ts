@@ -104,6 +104,31 @@ describe('pakscope extract', () => {
     expect(model).toMatchObject({ format: 'zen', name: '/Game/Fixtures/Meshes/SM_Fixture' });
   });
 
+  it('writes each package\'s property values in its JSON, exactly as props --json prints them', async () => {
+    // A Zen package, a cooked .uasset with its .uexp in a .pak, and a UE1/2 package.
+    const cases = [
+      { root: ZLIB, file: 'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset' },
+      { root: corpus('cue58/LegacyPak/Tagged/Uncompressed'), file: 'CUE4ParseFixtures/Content/Fixtures/DataTables/DT_AllProperties.uasset' },
+      { root: corpus('legacy'), file: 'ut99_EnergySword.u' },
+    ];
+    const dir = await makeTempDir();
+    for (const [i, c] of cases.entries()) {
+      const out = join(dir, String(i));
+      const [extract, props] = await Promise.all([
+        pakscope(['extract', c.root, '--out', out, '--format', 'json', '--filter', c.file]),
+        pakscope(['props', c.root, c.file, '--json']),
+      ]);
+      expect([extract.code, props.code], c.file).toEqual([0, 0]);
+      const model = JSON.parse(await readFile(join(out, `${c.file}.json`), 'utf8')) as { names: unknown[]; imports: unknown[]; exports: { name: string; class: string; properties: unknown }[] };
+      const expected = (JSON.parse(props.out) as { exports: { name: string; class: string; properties: unknown }[] }).exports;
+      // The tables stay; every export gains its properties.
+      expect(model.names.length, c.file).toBeGreaterThan(0);
+      expect(model.exports.map((e) => ({ name: e.name, class: e.class, properties: e.properties })), c.file)
+        .toEqual(expected.map((e) => ({ name: e.name, class: e.class, properties: e.properties })));
+      expect(expected.some((e) => Array.isArray(e.properties) && e.properties.length > 0), c.file).toBe(true);
+    }
+  });
+
   it('refuses bad arguments and a filter that matches nothing with exit 2', async () => {
     const out = join(await makeTempDir(), 'out');
     const cases = await Promise.all([

@@ -10,6 +10,7 @@ import { createWorkerPool } from '../../core/workers/pool.js';
 import { filterOption, filterValues, JSON_OPTION, type Command, type OptionValues } from '../command.js';
 import { formatSize, plural } from '../../shared/format.js';
 import { EXIT_BAD_INPUT, type Session } from '../session.js';
+import { loadMappings } from './props.js';
 import { UsageError } from '../usage-error.js';
 
 export const extractCommand: Command = {
@@ -28,7 +29,9 @@ export const extractCommand: Command = {
     'decompressed. A package brings what it needs beside it: its .uexp, and its bulk data as',
     '.ubulk, .uptnl (optional) and .m.ubulk (memory-mapped). --format json writes each package',
     '(.uasset, .umap, an IoStore package, a UE1/2 package) as its parsed header in JSON,',
-    'NAME.json beside where NAME would be; files that are not packages are written raw.',
+    'NAME.json beside where NAME would be, each export with its "properties" as props --json',
+    'prints them (unversioned ones read with --usmap FILE); files that are not packages are',
+    'written raw.',
     '--format convert writes each asset PakScope converts as what it converts to, where its',
     'package would be: a texture T_X.uasset as T_X.png (T_X.dds for a pixel format PakScope',
     'cannot decode), an array, cube or volume as one PNG per slice (T_Cube_0.png to T_Cube_5.png),',
@@ -58,12 +61,14 @@ export const extractCommand: Command = {
     zip: { type: 'string', usage: '--zip FILE', help: 'Write one .zip file instead of a folder.' },
     overwrite: { type: 'boolean', usage: '--overwrite', help: 'Replace files that exist (default: skip them).' },
     'keep-both': { type: 'boolean', usage: '--keep-both', help: 'Keep existing files and write "name (2).ext".' },
+    usmap: { type: 'string', usage: '--usmap FILE', help: 'json: mappings (.usmap) to read unversioned properties with.' },
     json: JSON_OPTION,
   },
   positionals: { min: 1, max: Infinity },
 
   async run(session, paths, values) {
     const opts = parseOptions(values);
+    const { mappings } = await loadMappings(values, 'extract');
     const pool = createWorkerPool();
     // Ctrl-C stops the export cleanly: the file in progress is removed, the summary printed.
     const cancel = new AbortController();
@@ -80,6 +85,7 @@ export const extractCommand: Command = {
             ...(opts.zip !== undefined ? { zip: opts.zip } : { out: opts.out! }),
             format: opts.format,
             conflict: opts.conflict,
+            ...(mappings ? { mappings } : {}),
             pool,
             concurrency: pool.threads * 4,
             signal: cancel.signal,

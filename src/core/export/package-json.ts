@@ -1,5 +1,7 @@
 /**
- * `--format json`: a package as the shared PackageModel (package-model.ts), pretty-printed.
+ * `--format json`: a package as the shared PackageModel (package-model.ts), pretty-printed, each
+ * export with its property values (`properties`, exactly as `pakscope props --json` prints them;
+ * null for an export whose properties were not read, `propertiesError` then says why).
  * - IoStore ExportBundleData chunks are Zen packages, opened through InstallPackages (the same
  *   path as `pakscope info` and the app): container layout, store entry, script objects and
  *   imported packages resolved where the install has them.
@@ -7,16 +9,20 @@
  * - Anything else is not a package: the exporter writes it raw.
  * A package that does not parse fails with its FormatError (UE3 packages included).
  */
+import { FormatError } from '../errors.js';
 import type { Install } from '../install/install.js';
 import { IoStoreContainer } from '../iostore/container.js';
-import { InstallPackages } from '../package/open-package.js';
-import { detectClassicPackage, parseClassicPackageModel } from '../package-model.js';
+import { InstallPackages, PackageLookupError } from '../package/open-package.js';
+import { detectClassicPackage, parseClassicPackageModel, type PackageModel } from '../package-model.js';
+import { installPackageProperties } from '../properties/open.js';
+import type { ExportProperties } from '../properties/types.js';
+import type { Usmap } from '../usmap/types.js';
 import type { ExportItem } from './selection.js';
 
 export class PackageJsonConverter {
   private readonly packages: InstallPackages;
 
-  constructor(install: Install) {
+  constructor(install: Install, private readonly opts: { mappings?: Usmap } = {}) {
     this.packages = new InstallPackages(install);
   }
 
@@ -31,7 +37,20 @@ export class PackageJsonConverter {
     const model = item.archive instanceof IoStoreContainer && item.chunkType === 'ExportBundleData'
       ? (await this.packages.open(item.path)).model
       : parseClassicPackageModel(bytes, item.path);
-    return `${JSON.stringify(model, jsonValue, 2)}\n`;
+    return `${JSON.stringify(await this.withProperties(model, item.path), jsonValue, 2)}\n`;
+  }
+
+  /** The model with each export's properties; a package whose properties do not read keeps its tables. */
+  private async withProperties(model: PackageModel, path: string): Promise<PackageModel & { propertiesError?: string }> {
+    let exports: ExportProperties[];
+    try {
+      exports = (await installPackageProperties(this.packages, path, this.opts)).properties.exports;
+    } catch (e) {
+      if (!(e instanceof FormatError || e instanceof PackageLookupError)) throw e;
+      return { ...model, exports: model.exports.map((x) => ({ ...x, properties: null })), propertiesError: e.message };
+    }
+    const byIndex = new Map(exports.map((e) => [e.index, e]));
+    return { ...model, exports: model.exports.map((x) => ({ ...x, properties: byIndex.get(x.index)?.properties ?? null })) };
   }
 }
 

@@ -1,4 +1,5 @@
 /** What the exporter takes and reports; the app's export dialog and the CLI both speak this. */
+import type { Usmap } from '../usmap/types.js';
 import type { WorkerPool } from '../workers/pool.js';
 
 /**
@@ -61,6 +62,8 @@ export interface ExportOptions {
    * many at once. Decompression itself runs in the install's decoder.
    */
   concurrency?: number;
+  /** json: the mappings unversioned properties are read with (without them those stay unread). */
+  mappings?: Usmap;
   /** Deflate level of zip entries, 0 (stored) to 9; default 6. */
   zipLevel?: number;
   signal?: AbortSignal;
