@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SourceExport, TextureSource } from '../../../src/core/assets/texture/read/package-source.js';
 import { readCookedTexture } from '../../../src/core/assets/texture/read/texture-serialize.js';
 import { FormatError } from '../../../src/core/errors.js';
+import { Bytes } from './bytes.js';
 
 interface Release {
   ue5: boolean;
@@ -29,17 +30,6 @@ const R = {
 
 const NAMES = ['None', 'PF_DXT1', 'PF_BC7'];
 const STREAM_OFFSET = 1000;
-
-class Bytes {
-  parts: number[] = [];
-  get length(): number { return this.parts.length; }
-  u8(v: number): this { this.parts.push(v & 0xff); return this; }
-  u32(v: number): this { for (let i = 0; i < 4; i++) this.u8(v >>> (8 * i)); return this; }
-  i64(v: number): this { this.u32(v >>> 0); return this.u32(Math.floor(v / 2 ** 32)); }
-  fstring(s: string): this { this.u32(s.length + 1); for (const c of s) this.u8(c.charCodeAt(0)); return this.u8(0); }
-  name(i: number): this { return this.u32(i).u32(0); }
-  fill(n: number, v = 0): this { for (let i = 0; i < n; i++) this.u8(v); return this; }
-}
 
 /** One Texture2D export's native data: PF_DXT1 mips of 8x8 and 4x4 inline, then a second format (PF_BC7) to skip. */
 function texture2D(rel: Release, cpuCopy = false): Uint8Array {
