@@ -4,23 +4,21 @@
  * transparent black, as the D3D specification says.
  *
  * Speed: the block's bits are read from four 32-bit words; each subset's colours are interpolated
- * once into a palette and each pixel is one palette look-up. Nothing is allocated per block.
+ * once into a palette and each pixel is one palette look-up; modes 4, 5 and 6 (most of what
+ * encoders emit) read their fields at fixed places. Nothing is allocated per block.
  */
 import { ANCHOR_MASKS, SUBSETS, WEIGHTS } from './bptc-tables.js';
 import { decodeBlockImage } from './block-image.js';
 
-// Per mode: subsets, partition bits, rotation bits, index-selection bit, colour bits, alpha bits,
-// per-endpoint p-bit, per-subset p-bit, index bits, second index bits.
+// Per mode (the generic path: modes 0-3 and 7; modes 4, 5 and 6 have functions of their own):
+// subsets, partition bits, colour bits, alpha bits, per-endpoint p-bit, per-subset p-bit, index bits.
 const NS = [3, 2, 3, 2, 1, 1, 1, 2];
 const PB = [4, 6, 6, 6, 0, 0, 0, 6];
-const RB = [0, 0, 0, 0, 2, 2, 0, 0];
-const ISB = [0, 0, 0, 0, 1, 0, 0, 0];
 const CB = [4, 6, 5, 7, 5, 7, 7, 5];
 const AB = [0, 0, 0, 0, 6, 8, 7, 5];
 const EPB = [1, 0, 0, 1, 0, 0, 1, 1];
 const SPB = [0, 1, 0, 0, 0, 0, 0, 0];
 const IB = [3, 3, 2, 2, 2, 2, 4, 2];
-const IB2 = [0, 0, 0, 0, 3, 2, 0, 0];
 
 const words = new Int32Array(5);
 /** Endpoints: ep[channel * 6 + endpoint], channels R, G, B, A. */
@@ -62,12 +60,15 @@ export function decodeBC7Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
   words[1] = src[o + 4]! | (src[o + 5]! << 8) | (src[o + 6]! << 16) | (src[o + 7]! << 24);
   words[2] = src[o + 8]! | (src[o + 9]! << 8) | (src[o + 10]! << 16) | (src[o + 11]! << 24);
   words[3] = src[o + 12]! | (src[o + 13]! << 8) | (src[o + 14]! << 16) | (src[o + 15]! << 24);
+  // The modes real textures use most, with their fields at fixed places.
+  if (mode === 5) { decodeMode5(dst, d, pitch); return; }
+  if (mode === 4) { decodeMode4(dst, d, pitch); return; }
+  if (mode === 6) { decodeMode6(dst, d, pitch); return; }
 
-  const ns = NS[mode]!, cb = CB[mode]!, ab = AB[mode]!, ib = IB[mode]!, ib2 = IB2[mode]!;
+  // Modes 0-3 and 7: 2 or 3 subsets, one index per pixel.
+  const ns = NS[mode]!, cb = CB[mode]!, ab = AB[mode]!, ib = IB[mode]!;
   let pos = mode + 1;
   const partition = bits(pos, PB[mode]!); pos += PB[mode]!;
-  const rotation = bits(pos, RB[mode]!); pos += RB[mode]!;
-  const indexSel = bits(pos, ISB[mode]!); pos += ISB[mode]!;
   const n = ns * 2;
   for (let c = 0; c < 3; c++) {
     for (let e = 0; e < n; e++) { ep[c * 6 + e] = bits(pos, cb); pos += cb; }
@@ -100,7 +101,7 @@ export function decodeBC7Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
   }
 
   const anchors = ANCHOR_MASKS[(ns - 1) * 64 + partition]!;
-  if (!ib2) {
+  {
     // One index per pixel into its subset's palette.
     const count = 1 << ib;
     for (let s = 0; s < ns; s++) {
@@ -123,38 +124,81 @@ export function decodeBC7Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
       win >>>= nb; avail -= nb; pos += nb;
       dst[d + (i >> 2) * pitch + (i & 3)] = palette[SUBSETS[subsets + i]! * 16 + idx]!;
     }
-    return;
   }
+}
 
-  // Modes 4 and 5: separate colour and alpha indices, then an optional channel rotation. The
-  // first index stream (ib bits) picks from pal1, the second (ib2 bits) from pal2: colour and
-  // alpha, or the other way round when the index-selection bit is set.
-  // Where interpolated R, G, B and A end up after the rotation (swap of A with R, G or B).
-  const shR = rotation === 1 ? 24 : 0, shG = rotation === 2 ? 24 : 8, shB = rotation === 3 ? 24 : 16;
-  const shA = rotation === 0 ? 24 : (rotation - 1) * 8;
-  const colourPal = indexSel ? pal2 : pal1, alphaPal = indexSel ? pal1 : pal2;
-  const colourBits = indexSel ? ib2 : ib, alphaBits = indexSel ? ib : ib2;
-  for (let i = 0; i < 1 << colourBits; i++) {
-    const w = WEIGHTS[colourBits * 16 + i]!, u = 64 - w;
-    colourPal[i] = (((u * ep[0]! + w * ep[1]! + 32) >> 6) << shR) | (((u * ep[6]! + w * ep[7]! + 32) >> 6) << shG) |
-      (((u * ep[12]! + w * ep[13]! + 32) >> 6) << shB);
-  }
-  for (let i = 0; i < 1 << alphaBits; i++) {
-    const w = WEIGHTS[alphaBits * 16 + i]!, u = 64 - w;
-    alphaPal[i] = ((u * ep[18]! + w * ep[19]! + 32) >> 6) << shA;
-  }
-  // The first stream (31 bits) fits one 32-bit window; mode 4's 3-bit second stream (47 bits)
-  // is refilled once it runs short. Pixel 0 is the anchor: one bit less in each stream.
-  let pos2 = pos + 16 * ib - 1;
-  let win1 = window(pos), win2 = window(pos2), avail2 = 32 - (ib2 - 1);
+/** Writes the 16 pixels of modes 4 and 5 from the two index windows (pixel 0: one bit less in each). */
+function writeTwoIndex(dst: Uint32Array, d: number, pitch: number, win1: number, ib: number, win2: number, ib2: number, pos2: number): void {
   dst[d] = pal1[win1 & ((1 << (ib - 1)) - 1)]! | pal2[win2 & ((1 << (ib2 - 1)) - 1)]!;
   win1 >>>= ib - 1; win2 >>>= ib2 - 1; pos2 += ib2 - 1;
+  let avail2 = 32 - (ib2 - 1);
   const mask1 = (1 << ib) - 1, mask2 = (1 << ib2) - 1;
   for (let i = 1; i < 16; i++) {
     if (avail2 < ib2) { win2 = window(pos2); avail2 = 32; }
     dst[d + (i >> 2) * pitch + (i & 3)] = pal1[win1 & mask1]! | pal2[win2 & mask2]!;
     win1 >>>= ib; win2 >>>= ib2; avail2 -= ib2; pos2 += ib2;
   }
+}
+
+/** Mode 5: one subset, rotation, 7-bit colour and 8-bit alpha endpoints, 2-bit colour and alpha indices. */
+function decodeMode5(dst: Uint32Array, d: number, pitch: number): void {
+  const rotation = bits(6, 2);
+  const r0 = widen(bits(8, 7), 7), r1 = widen(bits(15, 7), 7);
+  const g0 = widen(bits(22, 7), 7), g1 = widen(bits(29, 7), 7);
+  const b0 = widen(bits(36, 7), 7), b1 = widen(bits(43, 7), 7);
+  const a0 = bits(50, 8), a1 = bits(58, 8);
+  const shR = rotation === 1 ? 24 : 0, shG = rotation === 2 ? 24 : 8, shB = rotation === 3 ? 24 : 16;
+  const shA = rotation === 0 ? 24 : (rotation - 1) * 8;
+  for (let i = 0; i < 4; i++) {
+    const w = WEIGHTS[32 + i]!, u = 64 - w;
+    pal1[i] = (((u * r0 + w * r1 + 32) >> 6) << shR) | (((u * g0 + w * g1 + 32) >> 6) << shG) | (((u * b0 + w * b1 + 32) >> 6) << shB);
+    pal2[i] = ((u * a0 + w * a1 + 32) >> 6) << shA;
+  }
+  writeTwoIndex(dst, d, pitch, window(66), 2, window(97), 2, 97);
+}
+
+/** Mode 4: one subset, rotation, index selection, 5-bit colour and 6-bit alpha endpoints, 2- and 3-bit indices. */
+function decodeMode4(dst: Uint32Array, d: number, pitch: number): void {
+  const rotation = bits(5, 2), indexSel = bits(7, 1);
+  const r0 = widen(bits(8, 5), 5), r1 = widen(bits(13, 5), 5);
+  const g0 = widen(bits(18, 5), 5), g1 = widen(bits(23, 5), 5);
+  const b0 = widen(bits(28, 5), 5), b1 = widen(bits(33, 5), 5);
+  const a0 = widen(bits(38, 6), 6), a1 = widen(bits(44, 6), 6);
+  const shR = rotation === 1 ? 24 : 0, shG = rotation === 2 ? 24 : 8, shB = rotation === 3 ? 24 : 16;
+  const shA = rotation === 0 ? 24 : (rotation - 1) * 8;
+  // pal1 goes with the 2-bit indices, pal2 with the 3-bit ones.
+  const colourPal = indexSel ? pal2 : pal1, alphaPal = indexSel ? pal1 : pal2;
+  const cBits = indexSel ? 3 : 2, aBits = indexSel ? 2 : 3;
+  for (let i = 0; i < 1 << cBits; i++) {
+    const w = WEIGHTS[cBits * 16 + i]!, u = 64 - w;
+    colourPal[i] = (((u * r0 + w * r1 + 32) >> 6) << shR) | (((u * g0 + w * g1 + 32) >> 6) << shG) | (((u * b0 + w * b1 + 32) >> 6) << shB);
+  }
+  for (let i = 0; i < 1 << aBits; i++) {
+    const w = WEIGHTS[aBits * 16 + i]!, u = 64 - w;
+    alphaPal[i] = ((u * a0 + w * a1 + 32) >> 6) << shA;
+  }
+  writeTwoIndex(dst, d, pitch, window(50), 2, window(81), 3, 81);
+}
+
+/** Mode 6: one subset, 7-bit RGBA endpoints with a p-bit each, 4-bit indices. */
+function decodeMode6(dst: Uint32Array, d: number, pitch: number): void {
+  const p0 = bits(63, 1), p1 = bits(64, 1);
+  const r0 = (bits(7, 7) << 1) | p0, r1 = (bits(14, 7) << 1) | p1;
+  const g0 = (bits(21, 7) << 1) | p0, g1 = (bits(28, 7) << 1) | p1;
+  const b0 = (bits(35, 7) << 1) | p0, b1 = (bits(42, 7) << 1) | p1;
+  const a0 = (bits(49, 7) << 1) | p0, a1 = (bits(56, 7) << 1) | p1;
+  for (let i = 0; i < 16; i++) {
+    const w = WEIGHTS[64 + i]!, u = 64 - w;
+    palette[i] = ((u * r0 + w * r1 + 32) >> 6) | (((u * g0 + w * g1 + 32) >> 6) << 8) |
+      (((u * b0 + w * b1 + 32) >> 6) << 16) | (((u * a0 + w * a1 + 32) >> 6) << 24);
+  }
+  // 63 index bits: pixel 0 has 3, the others 4; two 32-bit windows.
+  let win = window(65);
+  dst[d] = palette[win & 7]!;
+  win >>>= 3;
+  for (let i = 1; i < 8; i++) { dst[d + (i >> 2) * pitch + (i & 3)] = palette[win & 15]!; win >>>= 4; }
+  win = window(96);
+  for (let i = 8; i < 16; i++) { dst[d + (i >> 2) * pitch + (i & 3)] = palette[win & 15]!; win >>>= 4; }
 }
 
 /**
