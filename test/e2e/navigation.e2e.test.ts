@@ -112,8 +112,42 @@ describe.skipIf(!haveChromium)('moving around in Chromium: tabs, history, what t
     expect(web.problems).toEqual([]);
   });
 
+  it('Enter in the filter box opens the first match; a click in the graph keeps the filter', async () => {
+    const { page } = web;
+    while (await page.getByTestId('package-tab-close').count()) await page.getByTestId('package-tab-close').first().click();
+    // Several matches: the first file in the tree's order (SW_Format_ADPCM.uasset before its .ubulk).
+    await page.getByTestId('filter').fill('SW_Format');
+    await page.getByTestId('filter').press('Enter');
+    await poll(() => packageName(page)).toBe('/Game/Fixtures/Audio/SW_Format_ADPCM');
+    await poll(() => page.getByTestId('tree').locator('.row.selected').getAttribute('data-path')).toBe(`${DIR}/Audio/SW_Format_ADPCM.uasset`);
+    // The only match, Enter pressed before the filter had time to apply.
+    await page.getByTestId('filter').fill('AC_Fixture');
+    await page.getByTestId('filter').press('Enter');
+    await poll(() => packageName(page)).toBe('/Game/Fixtures/Animations/AC_Fixture');
+
+    await page.getByTestId('package-tab-graph').click();
+    await page.getByTestId('graph-depth').locator('xpath=following-sibling::button').click();
+    const as = page.locator('[data-testid=graph-node][data-name="/Game/Fixtures/Animations/AS_Fixture"]');
+    await as.click();
+    await poll(() => packageName(page)).toBe('/Game/Fixtures/Animations/AS_Fixture');
+    expect(await page.getByTestId('filter').inputValue()).toBe('AC_Fixture');
+    await poll(() => page.getByTestId('match-count').textContent()).toMatch(/^\s*1 match\s*$/);
+    expect(await row(page, AC).count()).toBe(1);
+    // Back to AC_Fixture; a Ctrl+click on the node opens AS_Fixture in a new tab.
+    await page.keyboard.press('Alt+ArrowLeft');
+    await poll(() => packageName(page)).toBe('/Game/Fixtures/Animations/AC_Fixture');
+    expect(await tabNames(page)).toEqual(['AC_Fixture.uasset']);
+    await page.getByTestId('package-tab-graph').click();
+    await page.getByTestId('graph-depth').locator('xpath=following-sibling::button').click();
+    await as.click({ modifiers: ['Control'] });
+    await poll(() => packageName(page)).toBe('/Game/Fixtures/Animations/AS_Fixture');
+    expect(await tabNames(page)).toEqual(['AC_Fixture.uasset', 'AS_Fixture.uasset']);
+    expect(web.problems).toEqual([]);
+  });
+
   it('"Open" on the open install starts afresh: the tree collapsed, no package, no tabs, no history', async () => {
     const { page } = web;
+    await filterTo(page, 'SW_Inline', SW);
     await row(page, SW).click();
     await page.keyboard.press('Enter');
     await poll(() => packageName(page)).toBe('/Game/Fixtures/Audio/SW_Inline');

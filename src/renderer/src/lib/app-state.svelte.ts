@@ -234,6 +234,18 @@ export class AppState {
       if (seq === this.#filterSeq) this.filtering = false;
     }
   }
+  /** Enter in the filter box: the first (or only) file that matches is selected, and opened when it is a package. */
+  async openFirstMatch(): Promise<boolean> {
+    clearTimeout(this.#filterTimer);
+    if ((this.tree.filter ?? '') !== this.filterText.trim()) await this.applyFilter(this.filterText);
+    const at = this.tree.rows.findIndex((r) => !r.entry.isDir);
+    if (at < 0) return false;
+    this.tree.select(at);
+    this.view.revealTreeRow(at);
+    const entry = this.tree.rows[at]!.entry;
+    if (isPackageTreeEntry(entry)) this.openPackage(entry.path);
+    return true;
+  }
   clearFilter(): void {
     this.filterText = '';
     clearTimeout(this.#filterTimer);
@@ -466,11 +478,22 @@ export class AppState {
   /** From the graph or a reference: show the package and select it in the tree (opening folders; a filter that hides it goes). */
   async goToPackage(path: string, opts: PackageOpenOptions = {}): Promise<void> {
     this.openPackage(path, opts);
-    await this.#reveal(path);
+    await this.#reveal(path, true);
   }
-  /** Selects `path` in the tree, opening its folders; a filter that hides it goes. */
-  async #reveal(path: string): Promise<void> {
-    if (!(await revealPath(this.tree, path)) && this.tree.filter) {
+  /**
+   * Selects `path` in the tree, opening its folders. A filter that hides it goes, unless
+   * `keepFilter` (a package shown: the user's filter stays, and no row claims to be shown).
+   */
+  async #reveal(path: string, keepFilter = false): Promise<void> {
+    if (await revealPath(this.tree, path)) {
+      this.view.revealTreeRow(this.tree.selected);
+      return;
+    }
+    if (keepFilter && this.tree.filter) {
+      this.tree.clearSelection();
+      return;
+    }
+    if (this.tree.filter) {
       this.filterText = '';
       await this.applyFilter('');
       await revealPath(this.tree, path);
@@ -529,7 +552,7 @@ export class AppState {
     try {
       if (place.kind === 'package') this.openPackage(place.path);
       else this.activeTab = null;
-      await this.#reveal(place.path);
+      await this.#reveal(place.path, place.kind === 'package');
     } finally {
       this.#travelling--;
     }

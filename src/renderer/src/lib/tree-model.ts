@@ -138,6 +138,14 @@ export class TreeModel {
     return this.expand(index);
   }
 
+  /** No row selected (what the right pane shows is not in view: a filter hides it). */
+  clearSelection(): void {
+    if (this.selected < 0 && this.selection.size === 0) return;
+    this.selected = -1;
+    this.selection = new Set();
+    this.changed();
+  }
+
   /** Selects one row (a plain click or arrow key): it becomes the focus, the anchor and the whole selection. */
   select(index: number): void {
     if (this.rows.length === 0) return;
