@@ -5,14 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { chunkIdHashMod } from '../../src/core/iostore/perfect-hash.js';
 import { buildPerfectHash } from '../fixtures/perfect-hash-builder.js';
+import { chunkIdHashReference } from '../fixtures/reference.js';
 import { randomBytesSeeded } from '../fixtures/test-data.js';
 
-const MASK = (1n << 64n) - 1n;
-function reference(id: Uint8Array, seed: number, mod: number): number {
-  let h = seed !== 0 ? BigInt(seed) : 0xcbf29ce484222325n;
-  for (const b of id) h = ((h * 0x100000001b3n) & MASK) ^ BigInt(b);
-  return Number(h % BigInt(mod));
-}
+const reference = chunkIdHashReference;
 
 describe('chunkIdHashMod', () => {
   it('matches 64-bit BigInt arithmetic for many ids, seeds and moduli', () => {
