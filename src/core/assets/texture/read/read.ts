@@ -47,7 +47,8 @@ function propertyValue(entries: readonly PropertyEntry[], name: string): Propert
   return typeof v === 'string' && v.includes('::') ? v.slice(v.lastIndexOf('::') + 2) : v;
 }
 
-function textureOf(source: TextureSource, opts: TextureReadOptions): Texture {
+/** The texture export of an opened package (the entry points above; tests build sources directly). */
+export function textureOf(source: TextureSource, opts: TextureReadOptions): Texture {
   const exp = pickExport(source, opts);
   const kind = textureClassKind(exp.class)!;
   const cooked = readCookedTexture(exp, source, kind);
