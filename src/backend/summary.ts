@@ -63,7 +63,10 @@ export function describeFile(file: VfsFile): FileDetails {
     container: winner.archive.name,
     containerPath: winner.archive.path,
     storage: winner.archive.storage(winner.file.ref),
-    overridden: losers.map((p) => ({ container: p.archive.name, containerPath: p.archive.path })),
+    // A copy in the winner's own container has another spelling of the path: it is named.
+    overridden: losers.map((p) => (p.archive === winner.archive
+      ? { container: p.archive.name, containerPath: p.archive.path, path: p.file.path.replace(/^\/+/, '') }
+      : { container: p.archive.name, containerPath: p.archive.path })),
     isText: isTextPath(file.path),
   };
   if (winner.file.chunkId !== undefined) details.chunkId = winner.file.chunkId;

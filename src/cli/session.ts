@@ -5,9 +5,10 @@
  * cannot be read at all.
  */
 import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { KeyRing } from '../core/crypto/keys.js';
 import type { BlockDecoder } from '../core/workers/block-job.js';
-import { openInstall, type Install, type InstallProblem } from '../core/install/install.js';
+import { openInstall, type Install, type InstallProblem, type VfsFile } from '../core/install/install.js';
 import type { Output } from './output.js';
 import { UsageError } from './usage-error.js';
 
@@ -57,6 +58,7 @@ export class Session {
         errors.push(p);
       }
     }
+    this.warnCaseCopies(install);
     // Nothing readable (every container failed or is locked): the command has nothing to work on.
     const failed = new Set(errors.map((p) => p.path));
     if (errors.length > 0 && install.archives.every((a) => failed.has(a.path))) {
@@ -65,6 +67,15 @@ export class Session {
       return undefined;
     }
     return install;
+  }
+
+  /** Paths a container lists several times in spellings that differ only by case: one wins, as in the engine; say so. */
+  private warnCaseCopies(install: Install): void {
+    const copies = install.caseCopies();
+    for (const f of copies.slice(0, MAX_CASE_WARNINGS)) this.out.warn(caseCopiesText(f));
+    if (copies.length > MAX_CASE_WARNINGS) {
+      this.out.warn(`${copies.length - MAX_CASE_WARNINGS} more paths have copies whose paths differ only by case (ls notes each)`);
+    }
   }
 
   /** Refuses a folder where the command takes one container file. */
@@ -79,4 +90,15 @@ export class Session {
 /** "file: structure at byte N: detail" already names the file; other messages get it in front. */
 export function problemText(p: Pick<InstallProblem, 'path' | 'message'>): string {
   return p.message.includes(p.path) ? p.message : `${p.path}: ${p.message}`;
+}
+
+/** Case-only copies warned about one by one; beyond, one line counts the rest. */
+const MAX_CASE_WARNINGS = 10;
+
+/** The warning for a file whose container lists it in several spellings. */
+export function caseCopiesText(f: VfsFile): string {
+  const [winner, ...rest] = f.providers;
+  const same = rest.filter((p) => p.archive === winner!.archive).map((p) => p.file.path.replace(/^\/+/, ''));
+  return `${basename(winner!.archive.path)} lists ${same.length + 1} paths that differ only by case: ${f.path} wins (the engine's lookup ignores case; ` +
+    `the last in its index wins); ${same.join(', ')} ${same.length === 1 ? 'is an overridden copy' : 'are overridden copies'}`;
 }

@@ -70,8 +70,12 @@ export interface FileDetails {
   chunkId?: string;
   chunkType?: string;
   storage: FileStorage;
-  /** Containers that also hold this path and lose to `container`, highest priority first. */
-  overridden: { container: string; containerPath: string }[];
+  /**
+   * Containers that also hold this path and lose to `container`, highest priority first. `path`
+   * is set for a copy in the winner's own container, whose path differs only by case (the engine
+   * looks paths up regardless of case: the last in the index wins).
+   */
+  overridden: { container: string; containerPath: string; path?: string }[];
   /** Opens in the text view (ini, json, txt, csv, xml, uproject, uplugin, ...). */
   isText: boolean;
 }

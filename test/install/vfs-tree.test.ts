@@ -156,12 +156,14 @@ describe('the tree from directory indexes', () => {
     expect([c.fileAt(3), c.fileAt(-1)]).toEqual([undefined, undefined]);
   });
 
-  it('keeps names that differ only in case within one container as one file with two providers', async () => {
+  it('keeps names that differ only in case within one container as one file with two providers, the later winning', async () => {
     const c = await written('pakchunk1-Windows', ['Game/Dup/A.uasset', 'Game/Dup/a.UASSET', 'Game/Dup/B.uasset']);
     const tree = expectSameTree([c]);
     expect(tree.fileCount).toBe(2);
     const a = tree.file('Game/Dup/A.uasset')!;
-    expect(a.providers.map((p) => p.file.path)).toEqual(['Game/Dup/A.uasset', 'Game/Dup/a.UASSET']);
+    // As the engine's case-blind lookup: a later entry replaces an earlier one (issue 25, 3).
+    expect(a.providers.map((p) => p.file.path)).toEqual(['Game/Dup/a.UASSET', 'Game/Dup/A.uasset']);
+    expect(tree.caseCopies()).toEqual([a]);
   });
 
   it('falls back to paths where the index is not a plain tree of names', async () => {

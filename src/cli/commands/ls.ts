@@ -12,13 +12,16 @@ export const lsCommand: Command = {
   description: [
     'Lists every file of the given containers and folders once, sorted by path. Where several',
     'containers hold a path, the one the engine would load wins (a _P patch over its base, a',
-    'higher _N_P over a lower one) and is the one shown. --filter lists only the files it selects,',
+    'higher _N_P over a lower one) and is the one shown. A container that lists a path several',
+    'times in spellings that differ only by case is read as the engine reads it: the last wins,',
+    'the row notes the copies it overrides, and a warning on stderr names them. --filter lists only the files it selects,',
     'as extract --filter does: a glob matching the whole path or any part of it from a folder',
     '("*.umap", "Content/**/T_*"; a leading / anchors it at the root), else a substring.',
     '',
     '--json prints {"files":[{"path","size","container","chunkId","chunkType"}, ...]}: size is',
     'the uncompressed byte count, container the providing container\'s file name, chunkId the',
-    '24 hex digits of the IoStore chunk id and chunkType its engine name (null for .pak files).',
+    '24 hex digits of the IoStore chunk id and chunkType its engine name (null for .pak files);',
+    'caseCopies, only where there are some, the paths of the copies it overrides in its container.',
   ].join('\n'),
   examples: [
     'pakscope ls Game/Content/Paks',
@@ -50,6 +53,14 @@ function selectedFiles(files: Iterable<VfsFile>, filters: string[]): VfsFile[] {
   return matches === undefined ? all : all.filter((f) => matches(f.path.toLowerCase()));
 }
 
+/** Paths of the copies of `f` in its winning container (spellings that differ only by case). */
+function caseCopies(f: VfsFile): string[] {
+  const winner = f.providers[0]!.archive;
+  const out: string[] = [];
+  for (let i = 1; i < f.providers.length && f.providers[i]!.archive === winner; i++) out.push(f.providers[i]!.file.path.replace(/^\/+/, ''));
+  return out;
+}
+
 function containerOf(f: VfsFile): string {
   return basename(f.providers[0]!.archive.path);
 }
@@ -69,6 +80,7 @@ async function printJson(
       container: containerOf(f),
       chunkId: file.chunkId ?? null,
       chunkType: file.chunkType ?? null,
+      ...(caseCopies(f).length > 0 ? { caseCopies: caseCopies(f) } : {}),
     };
     await out.text(`${first ? '\n' : ',\n'}${JSON.stringify(entry)}`);
     first = false;
@@ -87,6 +99,8 @@ async function printTable(out: Output, files: VfsFile[]): Promise<void> {
     sizeWidth = Math.max(sizeWidth, String(f.size).length);
   }
   for (const f of files) {
-    await out.line(`${f.path.padEnd(pathWidth)}  ${String(f.size).padStart(sizeWidth)}  ${containerOf(f)}`);
+    const copies = caseCopies(f).length;
+    const note = copies === 0 ? '' : `  (overrides ${copies} ${copies === 1 ? 'copy' : 'copies'} in its container whose path differs only by case)`;
+    await out.line(`${f.path.padEnd(pathWidth)}  ${String(f.size).padStart(sizeWidth)}  ${containerOf(f)}${note}`);
   }
 }

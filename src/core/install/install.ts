@@ -107,6 +107,14 @@ export class Install {
   files(): Iterable<VfsFile> { return this.tree.files(); }
 
   /**
+   * Files a container lists more than once in spellings that differ only by case. The engine's
+   * lookup ignores case and a later index entry replaces an earlier one: the later wins, and the
+   * others stay visible as overridden copies in `providers` (after the winner, before other
+   * containers' copies), so that commands can say so.
+   */
+  caseCopies(): VfsFile[] { return this.tree.caseCopies(); }
+
+  /**
    * Every file in the order of files(), for readers of every file that need no VfsFile per file
    * (the package index): `visit` is handed one FileVisit, filled anew for each file.
    */

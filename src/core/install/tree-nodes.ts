@@ -157,7 +157,10 @@ export class TreeNodes {
 
   /**
    * Adds file `local` of `source` to `folder`: a new file when the folder has none of that name,
-   * else one more provider of it (sources are added winner first).
+   * else one more provider of it (sources are added winner first). A container that lists the
+   * name twice (in spellings that differ only by case) is read as the engine reads its index:
+   * its lookup ignores case and a later entry replaces an earlier one, so the later wins and the
+   * earlier becomes an overridden copy.
    */
   addFile(folder: number, hash: number, source: number, local: number, size: number): void {
     this.reserve(folder, 1);
@@ -176,7 +179,8 @@ export class TreeNodes {
       if (v < 0 || this.fileHash[v - 1] !== hash) continue;
       // Same hash: the names decide (almost always the same path in two containers).
       if (equalsIgnoringCase(this.nameOf(this.fileSource[v - 1]!, this.fileLocal[v - 1]!), this.nameOf(source, local))) {
-        this.addProvider(v - 1, source, local);
+        if (this.fileSource[v - 1] === source) this.replaceWinner(v - 1, folder, local, size);
+        else this.addProvider(v - 1, source, local);
         return;
       }
     }
@@ -205,7 +209,16 @@ export class TreeNodes {
     this.folderEntries[folder]!++;
   }
 
-  private addProvider(id: number, source: number, local: number): void {
+  /** File `local` of the winner's own source wins over its earlier entry, which becomes the first overridden copy. */
+  private replaceWinner(id: number, folder: number, local: number, size: number): void {
+    const earlier = this.fileLocal[id]!;
+    this.fileLocal[id] = local;
+    this.folderFileSize[folder]! += size - this.fileSize[id]!;
+    this.fileSize[id] = size;
+    this.addProvider(id, this.fileSource[id]!, earlier, true);
+  }
+
+  private addProvider(id: number, source: number, local: number, first = false): void {
     const e = this.extraCount++;
     if (e === this.extraSource.length) {
       this.extraSource = grown(this.extraSource);
@@ -215,6 +228,12 @@ export class TreeNodes {
     this.extraSource[e] = source;
     this.extraLocal[e] = local;
     this.extraNext[e] = NO_NODE;
+    if (first) {
+      // A copy of the winner's own container: before the other containers' copies.
+      this.extraNext[e] = this.fileExtra[id]!;
+      this.fileExtra[id] = e;
+      return;
+    }
     // Appended, so providers stay in priority order.
     let last = this.fileExtra[id]!;
     if (last === NO_NODE) {

@@ -51,6 +51,20 @@ export class VfsTree {
   }
 
   get fileCount(): number { return this.nodes.fileCount; }
+
+  /**
+   * Files whose winning container lists them more than once, in spellings that differ only by
+   * case (tree-nodes.ts: the later entry wins, the earlier are its first overridden copies), by path.
+   */
+  caseCopies(): VfsFile[] {
+    const n = this.nodes;
+    const out: VfsFile[] = [];
+    for (let id = 0; id < n.fileCount; id++) {
+      const e = n.fileExtra[id]!;
+      if (e !== NO_NODE && n.extraSource[e] === n.fileSource[id]) out.push(this.vfsFile(id));
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   get totalSize(): number { return this.totalSizes[ROOT]!; }
 
   file(path: string): VfsFile | undefined {
