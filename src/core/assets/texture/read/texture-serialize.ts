@@ -154,6 +154,8 @@ export function readCookedTexture(exp: SourceExport, source: TextureSource, kind
 
 /** Bytes from the start of the native data to the first pixel format name: bHasGuid, two strip flags, bCooked, and maybe the object's FGuid and bSerializeMipData. */
 const NAME_DISTANCES = [12, 16, 28, 32];
+/** Bytes of an export searched for its texture data when its properties cannot be read. */
+const SCAN_LIMIT = 1 << 20;
 
 /**
  * The native data of an export whose property stream cannot be read (unversioned properties
@@ -168,10 +170,13 @@ export function findCookedTexture(exp: SourceExport, source: TextureSource, kind
   if (formatNames.size === 0) return undefined;
   const layouts = candidateLayouts(source.ue4, source.ue5, source.engine).filter((l) => l.ue5 || exp.streamOffset !== undefined);
   const view = new DataView(exp.bytes.buffer, exp.bytes.byteOffset, exp.bytes.byteLength);
-  for (let p = 0; p + 8 <= exp.bytes.length; p++) {
+  // The texture data follows the properties, before any pixels: a property stream is far shorter than this.
+  const end = Math.min(exp.bytes.length, SCAN_LIMIT);
+  for (let p = 0; p + 8 <= end; p++) {
     if (!formatNames.has(view.getUint32(p, true)) || view.getUint32(p + 4, true) !== 0) continue;
     for (const d of NAME_DISTANCES) {
-      if (p - d < 0) continue;
+      // bHasGuid (0 or 1), then the global strip flags with editor data stripped.
+      if (p - d < 0 || view.getUint32(p - d, true) > 1 || (view.getUint8(p - d + (view.getUint32(p - d, true) ? 20 : 4)) & STRIP_EDITOR) === 0) continue;
       for (const layout of layouts) {
         try {
           return readWithLayout(exp, source, layout, kind, p - d);
