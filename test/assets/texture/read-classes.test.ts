@@ -51,3 +51,13 @@ describe('texture classes without stored pixels', () => {
     expect(() => textureOf(src, {})).toThrow(/no texture export \(its exports are RT: StaticMesh\)/);
   });
 });
+
+describe('an unversioned texture without mappings whose data cannot be found', () => {
+  it('4 MiB of zeros, the pixel format name being name 0: a FormatError asking for mappings, found quickly', () => {
+    const src = source('Texture2D', [], new Uint8Array(4 << 20));
+    src.names = ['PF_DXT1', 'None'];
+    const exp = src.exports[0]!;
+    exp.properties = { ...exp.properties, encoding: 'unversioned', notes: ['unversioned properties: a mappings file (.usmap) for this game is needed to read them'] };
+    expect(() => textureOf(src, {})).toThrow(/the texture data was not found without the game's mappings \(\.usmap\); pass them/);
+  });
+});
