@@ -68,10 +68,11 @@ export function textureOf(source: TextureSource, opts: TextureReadOptions): Text
   };
   const platform = cooked.platform;
   if (!platform) {
-    const format = propertyValue(props, 'OverrideFormat') ?? propertyValue(props, 'Format');
-    notes.push(`a ${exp.class} has no stored pixels: it is drawn at run time`);
+    const format = propertyValue(props, 'OverrideFormat');
+    const rtFormat = propertyValue(props, 'RenderTargetFormat');
+    notes.push(`a ${exp.class} has no stored pixels: it is drawn at run time${typeof rtFormat === 'string' ? ` (render target format ${rtFormat})` : ''}`);
     return {
-      ...base, pixelFormat: typeof format === 'string' ? format : 'PF_Unknown',
+      ...base, pixelFormat: typeof format === 'string' && format.startsWith('PF_') ? format : 'PF_Unknown',
       width: numberOr(propertyValue(props, 'SizeX'), 0), height: numberOr(propertyValue(props, 'SizeY'), 0), depth: 1, slices: 1,
       cube: /Cube/.test(exp.class), virtual: false, mips: [], notes,
       readMip: async () => { throw new FormatError(source.path, `${exp.class} "${exp.name}"`, exp.base, 'a render target or dynamic texture stores no mips'); },
