@@ -195,8 +195,13 @@ export class Backend implements PakScopeApi {
       // A FormatError's message already names the file; others get the path in front.
       throw new Error(rootProblem.message.includes(entry.root) ? rootProblem.message : `cannot open ${entry.root}: ${rootProblem.message}`);
     }
-    entry.install = install;
     const summary = summarizeInstall(entry.id, entry.root, install);
+    // A folder with nothing the app reads: say so and what was looked for, not an empty tree.
+    if (summary.containers.length === 0) {
+      await install.close().catch(() => undefined);
+      throw new RequestError(`no game files in ${entry.root}: looked for IoStore containers (.utoc with its .ucas), .pak archives and loose packages (.uasset/.umap with their .uexp/.ubulk, UE1/2 packages such as .u, .unr, .utx) in it and every folder below it`);
+    }
+    entry.install = install;
     progress({ phase: 'done', done: summary.fileCount, total: summary.fileCount }, true);
     await this.recent.add(entry.root).catch(() => undefined); // a read-only config folder must not fail the open
     return { install, summary };

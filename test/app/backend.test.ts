@@ -1,5 +1,5 @@
 import { blake3 } from 'hash-wasm';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,21 @@ describe('Backend with encrypted and broken containers', () => {
       const message = c?.status.state === 'error' ? c.status.message : '';
       expect(message).toContain('Broken-Windows.utoc');
       expect(message).toMatch(/at byte \d+/);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('says a folder has no game files, and what it looked for', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'Saved'));
+    await writeFile(join(dir, 'Saved', 'notes.txt'), 'not a game file');
+    const backend = makeBackend(await tempDir());
+    try {
+      const open = backend.openInstall({ path: dir });
+      await expect(open).rejects.toThrow(`no game files in ${dir}: looked for IoStore containers (.utoc with its .ucas), .pak archives and loose packages`);
+      await expect(open).rejects.toThrow(/in it and every folder below it$/);
+      expect(await backend.recentInstalls()).toEqual([]);
     } finally {
       await backend.close();
     }

@@ -35,6 +35,8 @@ export interface WebSession {
   problems: string[];
   /** What the host printed. */
   output(): string;
+  /** Stops the host only (the page stays): what a user sees when `npm run web` is stopped. */
+  stopHost(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,13 +63,15 @@ export async function startWebSession(path: string): Promise<WebSession> {
   page.on('dialog', (d) => void (d.type() === 'confirm' ? d.accept() : d.dismiss()));
   return {
     page, browser, url: host.url, configDir, problems, output: host.output,
+    async stopHost() {
+      if (host.child.exitCode !== null || host.child.signalCode !== null) return;
+      const exited = new Promise((r) => host.child.once('exit', r));
+      host.child.kill('SIGTERM');
+      await exited;
+    },
     async close() {
       await browser.close();
-      if (host.child.exitCode === null) {
-        const exited = new Promise((r) => host.child.once('exit', r));
-        host.child.kill('SIGTERM');
-        await exited;
-      }
+      await this.stopHost();
       await rm(configDir, { recursive: true, force: true });
     },
   };

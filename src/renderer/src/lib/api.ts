@@ -8,6 +8,10 @@ import { WebClient } from './web-client.js';
 export type Bridge = PakScopeBridge & {
   /** Electron only: the disk path of a dropped file or folder. */
   pathForFile?(file: File): string;
+  /** Browser mode: told when the host stops answering (true) and answers again (false). */
+  onConnection?(listener: (lost: boolean) => void): () => void;
+  /** Browser mode: try the host again now. */
+  retryNow?(): void;
 };
 
 declare global {

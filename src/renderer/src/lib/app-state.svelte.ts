@@ -89,6 +89,8 @@ export class AppState {
   pathInput = $state('');
   keysOpen = $state(false);
   exporting = $state.raw<ExportRequest | null>(null);
+  /** Browser mode: the host stopped answering (the page retries quietly). */
+  connectionLost = $state(false);
   menu = $state.raw<ContextMenuState | null>(null);
   dragging = $state(false);
   containersOpen = $state(true);
@@ -156,6 +158,7 @@ export class AppState {
       if (previous && previous.id !== summary.id) void this.api.closeInstall({ installId: previous.id }).catch(() => undefined);
       rememberOpenPath(summary.root);
       this.pathInput = summary.root;
+      this.banners = []; // an open that worked: the errors of earlier tries are past
       this.#forgetPlaces();
       this.filterText = '';
       this.selectedContainer = null;

@@ -7,11 +7,92 @@ import { decodeJson } from '../../../shared/wire.js';
 
 export const TOKEN_HEADER = 'x-pakscope-token';
 
+/** The first wait before trying a lost host again, and the longest (the waits double in between). */
+export const RETRY_FIRST_MS = 2_000;
+export const RETRY_MAX_MS = 30_000;
+
+/** The wait before the next try, after `previous` (0: the first). */
+export function nextRetryDelay(previous: number): number {
+  return previous <= 0 ? RETRY_FIRST_MS : Math.min(RETRY_MAX_MS, previous * 2);
+}
+
 export class WebClient implements PakScopeBridge {
   private readonly listeners = new Set<(event: ApiEvent) => void>();
   private source: EventSource | null = null;
+  private readonly connectionListeners = new Set<(lost: boolean) => void>();
+  /** The host stopped answering; the event stream is tried again after a growing wait. */
+  private lost = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private retryDelay = 0;
 
-  constructor(private readonly token: string, private readonly base = '') {}
+  constructor(private readonly token: string, private readonly base = '') {
+    // Back on line or back in front: try at once rather than at the end of a long wait.
+    const now = () => { if (this.lost) this.retryNow(); };
+    globalThis.addEventListener?.('online', now);
+    globalThis.addEventListener?.('focus', now);
+  }
+
+  /** Told when the connection to the host is lost (true) and when it is back (false). */
+  onConnection(listener: (lost: boolean) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => { this.connectionListeners.delete(listener); };
+  }
+
+  /** Tries the host again now (the page's "Retry now"). */
+  retryNow(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (this.listeners.size > 0) this.openSource();
+    else void this.appInfo().catch(() => undefined);
+  }
+
+  private setLost(lost: boolean): void {
+    if (lost === this.lost) return;
+    this.lost = lost;
+    if (!lost) {
+      this.retryDelay = 0;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+    }
+    for (const l of [...this.connectionListeners]) l(lost);
+  }
+
+  /**
+   * The host does not answer: stop EventSource's own retries (a refused connection logged to the
+   * console every few seconds) and try again after a wait that doubles up to RETRY_MAX_MS.
+   */
+  private connectionFailed(): void {
+    this.source?.close();
+    this.source = null;
+    this.setLost(true);
+    if (this.retryTimer !== undefined) return;
+    this.retryDelay = nextRetryDelay(this.retryDelay);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.retryNow();
+    }, this.retryDelay);
+  }
+
+  private openSource(): void {
+    this.source?.close();
+    // EventSource cannot send headers, so the token goes in the query.
+    const source = new EventSource(`${this.base}/api/events?token=${encodeURIComponent(this.token)}`);
+    this.source = source;
+    source.onopen = () => this.setLost(false);
+    source.onerror = () => {
+      // A stream that drops and cannot reconnect at once: handled here, with a quieter schedule.
+      if (this.source === source) this.connectionFailed();
+    };
+    source.onmessage = (m) => {
+      let event: ApiEvent;
+      try {
+        event = JSON.parse(m.data as string) as ApiEvent;
+      } catch {
+        return;
+      }
+      for (const l of [...this.listeners]) l(event);
+    };
+  }
 
   private async call<M extends ApiMethod>(method: M, req: ApiRequest<M>): Promise<ApiResult<M>> {
     let res: Response;
@@ -22,7 +103,13 @@ export class WebClient implements PakScopeBridge {
         body: JSON.stringify(req ?? null),
       });
     } catch {
+      this.connectionFailed();
       throw new Error('the PakScope host does not answer (was `npm run web` stopped?)');
+    }
+    if (this.lost) {
+      // The host answers again: the event stream too.
+      this.setLost(false);
+      if (this.listeners.size > 0 && !this.source) this.openSource();
     }
     const text = await res.text();
     let body: { ok?: boolean; value?: unknown; error?: { name?: string; message?: string } } = {};
@@ -75,19 +162,7 @@ export class WebClient implements PakScopeBridge {
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener);
-    if (!this.source) {
-      // EventSource cannot send headers, so the token goes in the query.
-      this.source = new EventSource(`${this.base}/api/events?token=${encodeURIComponent(this.token)}`);
-      this.source.onmessage = (m) => {
-        let event: ApiEvent;
-        try {
-          event = JSON.parse(m.data as string) as ApiEvent;
-        } catch {
-          return;
-        }
-        for (const l of [...this.listeners]) l(event);
-      };
-    }
+    if (!this.source && !this.lost) this.openSource();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) {
