@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertExport, convertibleExports } from '../../../src/core/assets/index.js';
-import { canDecode } from '../../../src/core/assets/texture/convert.js';
 import { KeyRing } from '../../../src/core/crypto/keys.js';
 import { openInstall, type Install } from '../../../src/core/install/install.js';
 import { InstallPackages } from '../../../src/core/package/open-package.js';
@@ -160,9 +159,7 @@ describe('cue58 textures as PNG against their source art', () => {
     await checkInstall('cue58/LegacyPak/Tagged/Zlib', FIXTURES, LEGACY);
     await checkInstall('cue58/LegacyPak/Unversioned/Zlib', FIXTURES, LEGACY, { mappings });
   });
-  // Runs once the ASTC and ETC/EAC decoders are in (decode/pixel-formats.ts gives them a decoder).
-  it.skipIf(!['PF_ASTC_4x4', 'PF_ETC2_RGB', 'PF_ETC2_R11_EAC'].every((pixelFormat) => canDecode({ pixelFormat })))(
-    'the Android pak: ASTC, ETC2 and EAC', () => checkInstall('cue58/AndroidPak', ANDROID, ANDROID_TEXTURES));
+  it('the Android pak: ASTC, ETC2 and EAC', () => checkInstall('cue58/AndroidPak', ANDROID, ANDROID_TEXTURES));
 });
 
 describe('cue58 sliced and specialized textures as PNG', () => {
