@@ -11,7 +11,14 @@ import type { DecodedImage, Texture } from '../core/assets/texture/types.js';
 import type { WorkerPool } from '../core/workers/pool.js';
 import type { ConversionFormat } from '../shared/asset-api.js';
 
-export { readInstallTexture } from '../core/assets/texture/read/index.js';
+import { readTexture } from '../core/assets/texture/kind.js';
+import type { TextureReadOptions } from '../core/assets/texture/read/index.js';
+import type { InstallPackages } from '../core/package/open-package.js';
+
+/** A texture of an install, by the reader of its package's generation (cooked UE4/5 or UE1/2), as the texture kind reads it. */
+export function readInstallTexture(packages: InstallPackages, ref: string, opts: TextureReadOptions = {}): Promise<Texture> {
+  return readTexture({ packages, ref }, opts.exportIndex, opts);
+}
 
 /** HDR formats: floats beyond [0, 1] (exposure in the view, .hdr files). */
 export const isHdrPixelFormat = (pixelFormat: string): boolean => isHdr({ pixelFormat });

@@ -8,7 +8,7 @@
 import { convertExport, convertibleExports, type ConvertibleExport } from '../assets/index.js';
 import type { Install } from '../install/install.js';
 import { InstallPackages } from '../package/open-package.js';
-import { isUAssetFileName } from '../package/package-files.js';
+import { isUAssetFileName, isUe12FileName } from '../package/package-files.js';
 import type { WorkerPool } from '../workers/pool.js';
 import type { ExportItem } from './selection.js';
 
@@ -98,7 +98,7 @@ export class AssetConverter {
   }
 }
 
-/** A UE4/5 package: an IoStore package chunk, or a .uasset/.umap file. */
+/** A package: an IoStore package chunk, a .uasset/.umap file, or a UE1/2 package (.utx, .u, .unr ...). */
 function isPackageItem(item: ExportItem): boolean {
-  return item.chunkType !== undefined ? item.chunkType === 'ExportBundleData' : isUAssetFileName(item.path);
+  return item.chunkType !== undefined ? item.chunkType === 'ExportBundleData' : isUAssetFileName(item.path) || isUe12FileName(item.path);
 }
