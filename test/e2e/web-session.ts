@@ -61,17 +61,17 @@ export async function startWebSession(path: string): Promise<WebSession> {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   // The page asks before it opens a typed path (issue 25, 4): the tests type only paths they mean.
   page.on('dialog', (d) => void (d.type() === 'confirm' ? d.accept() : d.dismiss()));
+  const stopHost = async (): Promise<void> => {
+    if (host.child.exitCode !== null || host.child.signalCode !== null) return;
+    const exited = new Promise((r) => host.child.once('exit', r));
+    host.child.kill('SIGTERM');
+    await exited;
+  };
   return {
-    page, browser, url: host.url, configDir, problems, output: host.output,
-    async stopHost() {
-      if (host.child.exitCode !== null || host.child.signalCode !== null) return;
-      const exited = new Promise((r) => host.child.once('exit', r));
-      host.child.kill('SIGTERM');
-      await exited;
-    },
+    page, browser, url: host.url, configDir, problems, output: host.output, stopHost,
     async close() {
       await browser.close();
-      await this.stopHost();
+      await stopHost();
       await rm(configDir, { recursive: true, force: true });
     },
   };
