@@ -2,9 +2,11 @@
  * End to end in Chromium: `npm run web` on the cue58 IoStore Tagged install. Opens T_BC7 on its
  * Texture tab, zooms with the wheel to the pixel grid, reads the pixel under the cursor, turns
  * alpha off, saves a PNG (checked with Pillow against the source art, within BC7's tolerance),
- * picks a mip of T_Mips, opens the Textures folder as a gallery and a texture from it, then a
+ * picks a mip of T_Mips, a face and layer of T_CubeArray, T_FloatRGBA's floats with exposure,
+ * copies an image, opens the Textures folder as a gallery and a texture from it, then a
  * loose folder with a texture whose .ubulk is missing and one cut short: each says why, and the
- * app goes on working. Screenshots (1280x800) go to test-artifacts/. Any console error fails.
+ * app goes on working; and scrolls a gallery of 5,000 textures to its end. Screenshots
+ * (1280x800) go to test-artifacts/. Any console error fails.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -120,6 +122,31 @@ describe.skipIf(!haveChromium)('textures in Chromium (browser host)', () => {
     await poll(() => page.getByTestId('texture-shown').getAttribute('data-mip')).toBe('3');
     expect(await page.getByTestId('texture-shown').textContent()).toContain('mip 3 · 8×8');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-mip.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('picks a face and a layer of a cube array; shows HDR floats with exposure; copies the image', async () => {
+    const { page } = web;
+    await openFromTree(page, 'T_CubeArray', `${TEXTURES}/T_CubeArray.uasset`);
+    await poll(() => page.getByTestId('texture-format').textContent()).toBe('PF_B8G8R8A8');
+    await page.getByTestId('texture-face').selectOption('3'); // −Y
+    await page.getByTestId('texture-layer').selectOption('1');
+    await poll(() => page.getByTestId('texture-shown').getAttribute('data-slice')).toBe('9');
+    expect(await page.getByTestId('texture-shown').textContent()).toContain('slice 9');
+
+    await openFromTree(page, 'T_FloatRGBA', `${TEXTURES}/T_FloatRGBA.uasset`);
+    await poll(() => page.getByTestId('texture-exposure').count()).toBe(1);
+    await page.getByTestId('texture-exposure').fill('-2');
+    const box = (await page.getByTestId('texture-canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await poll(() => page.getByTestId('texture-pixel').textContent()).toMatch(/: R -?\d+\.\d{4} G -?\d+\.\d{4} B -?\d+\.\d{4} A -?\d+\.\d{4}$/);
+    expect(await page.getByTestId('texture-save-hdr').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-hdr.png') });
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId('texture-copy').click();
+    await poll(() => page.getByTestId('texture-note').textContent()).toMatch(/^Copied the image/);
+    expect(await page.evaluate(async () => (await navigator.clipboard.read())[0]?.types ?? [])).toContain('image/png');
     expect(web.problems).toEqual([]);
   });
 
