@@ -15,6 +15,11 @@ const ZLIB = corpus('cue58/IoStore/Tagged/Zlib');
 const TEXTURE = 'CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming';
 /** T_Streaming.uasset (3,947 bytes) and its .ubulk (172,032 bytes) in cue58. */
 const TEXTURE_BYTES = 3947 + 172032;
+/** Every file below `dir`, as paths relative to it with "/", sorted. */
+async function listTree(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1).replaceAll('\\', '/')).sort();
+}
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 beforeAll(buildCli);
@@ -127,6 +132,19 @@ describe('pakscope extract', () => {
         .toEqual(expected.map((e) => ({ name: e.name, class: e.class, properties: e.properties })));
       expect(expected.some((e) => Array.isArray(e.properties) && e.properties.length > 0), c.file).toBe(true);
     }
+  });
+
+  it('--format convert writes a UE1/2 package\'s scripts as Classes/<Class>.uc beside it, other files as stored', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const r = await pakscope(['extract', corpus('legacy'), '--out', out, '--format', 'convert', '--filter', 'ut99_*', '--json']);
+    expect(r.code).toBe(0);
+    expect(await listTree(out)).toEqual([
+      'ut99_1HH-TestBox-Large.unr', // a map: no text buffer, written as stored
+      'ut99_DeveloperMutator/Classes/DeveloperMutator.uc',
+      'ut99_EnergySword/Classes/EnergySword.uc',
+    ]);
+    const script = (await readFile(join(out, 'ut99_EnergySword/Classes/EnergySword.uc'), 'latin1')).replace(/\r\n/g, '\n');
+    expect(script).toMatch(/^class EnergySword extends TournamentWeapon;$/m);
   });
 
   it('refuses bad arguments and a filter that matches nothing with exit 2', async () => {

@@ -35,7 +35,8 @@ export const extractCommand: Command = {
     '--format convert writes each asset PakScope converts as what it converts to, where its',
     'package would be: a texture T_X.uasset as T_X.png (T_X.dds for a pixel format PakScope',
     'cannot decode), an array, cube or volume as one PNG per slice (T_Cube_0.png to T_Cube_5.png),',
-    'without its .uexp and .ubulk; every other file is written as stored, as raw does.',
+    'without its .uexp and .ubulk; a UE1/2 package\'s UnrealScript (each class\'s ScriptText) as',
+    'Botpack/Classes/<Class>.uc beside Botpack.u; every other file is written as stored, as raw does.',
     '',
     'An existing file is never overwritten silently: by default it is skipped and listed (so a',
     'second run only adds what is missing); --overwrite replaces it, --keep-both writes',
@@ -57,7 +58,7 @@ export const extractCommand: Command = {
   options: {
     out: { type: 'string', usage: '--out DIR', help: 'Folder to write the files below (created if missing).' },
     filter: filterOption('Extract'),
-    format: { type: 'string', usage: '--format raw|json|convert', help: 'raw: the bytes as stored (default); json: packages as JSON; convert: textures as PNG.' },
+    format: { type: 'string', usage: '--format raw|json|convert', help: 'raw: the bytes as stored (default); json: packages as JSON; convert: textures as PNG, UE1/2 scripts as .uc.' },
     zip: { type: 'string', usage: '--zip FILE', help: 'Write one .zip file instead of a folder.' },
     overwrite: { type: 'boolean', usage: '--overwrite', help: 'Replace files that exist (default: skip them).' },
     'keep-both': { type: 'boolean', usage: '--keep-both', help: 'Keep existing files and write "name (2).ext".' },

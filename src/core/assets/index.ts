@@ -3,6 +3,7 @@
  * registers every kind, so assetKindOf knows them all. A new kind adds its line below.
  */
 import './texture/kind.js';
+import './script/kind.js';
 
 export { assetKindOf, assetKinds, registerAssetKind } from './registry.js';
 export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions } from './registry.js';

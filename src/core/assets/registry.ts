@@ -40,6 +40,12 @@ export interface ConvertedFile {
   /** Without the dot: "png", "dds". */
   extension: string;
   data: Uint8Array;
+  /**
+   * A name of its own (without the extension, "/" between folders), for assets that name
+   * themselves: the file goes in a folder named after its package ("Classes/EnergySword" for a
+   * UE1/2 class's script). Without it the file is named after its package (and export).
+   */
+  name?: string;
   /** What the user should know about it ("PF_XYZ cannot be decoded: written as .dds"). */
   note?: string;
 }

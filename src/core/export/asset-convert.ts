@@ -78,7 +78,7 @@ export class AssetConverter {
         ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}),
       });
       const base = exports.length > 1 ? `${stem}.${exp.name}` : stem;
-      for (const f of files) out.push({ path: `${base}${f.suffix}.${f.extension}`, data: f.data });
+      for (const f of files) out.push({ path: f.name !== undefined ? `${stem}/${f.name}${f.suffix}.${f.extension}` : `${base}${f.suffix}.${f.extension}`, data: f.data });
     }
     return out;
   }

@@ -372,6 +372,13 @@ function exportProperties(p: Ue12Reader, bytes: Uint8Array, e: Ue12Export): Expo
   return out;
 }
 
+/** The properties of export `index` (0-based) of a UE1/2 package alone; `bytes` is the whole file. */
+export function ue12ExportProperties(pkg: Ue12Package, bytes: Uint8Array, index: number): ExportProperties {
+  const e = pkg.exports[index];
+  if (!e) throw new RangeError(`${pkg.fileName}: no export ${index} (the package has ${pkg.exports.length})`);
+  return exportProperties(new Ue12Reader(pkg), bytes, e);
+}
+
 /** The properties of every export of a UE1/2 package; `bytes` is the whole file. `offsets`: record each entry's byte range. */
 export function ue12Properties(pkg: Ue12Package, bytes: Uint8Array, opts: { offsets?: boolean } = {}): PackageProperties {
   const p = new Ue12Reader(pkg, opts.offsets ?? false);
