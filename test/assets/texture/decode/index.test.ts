@@ -71,3 +71,27 @@ describe('decodePixels: sizes and bad input', () => {
     }
   });
 });
+
+describe('every decodable format on random bytes', () => {
+  it('decodes any bytes of the right size at whole and partial block sizes, and refuses one byte less', () => {
+    let seed = 1;
+    const random = (n: number): Uint8Array => {
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i++) { seed = (seed * 1103515245 + 12345) >>> 0; out[i] = seed >>> 24; }
+      return out;
+    };
+    let formats = 0;
+    for (const [pf, info] of PIXEL_FORMATS) {
+      if (!info.decode) continue;
+      formats++;
+      for (const [w, h] of [[1, 1], [5, 3], [13, 17], [24, 24]] as const) {
+        const bytes = sliceBytes(pf, w, h);
+        const image = decodePixels(pf, random(bytes), w, h);
+        expect(image.rgba.length, `${pf} ${w}x${h}`).toBe(w * h * 4);
+        if (info.hdr) expect(image.float!.length, `${pf} ${w}x${h}`).toBe(w * h * 4);
+        expect(() => decodePixels(pf, random(bytes - 1), w, h), `${pf} ${w}x${h}`).toThrow(DecodeError);
+      }
+    }
+    expect(formats).toBeGreaterThan(60);
+  });
+});
