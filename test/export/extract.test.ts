@@ -335,7 +335,7 @@ describe('cancel', () => {
   it('an already aborted signal rejects before anything is written', async () => {
     const install = await bigContainer();
     const out = join(await makeTempDir(), 'out');
-    await expect(extractFiles(install, {}, { out, signal: AbortSignal.abort() })).rejects.toThrow();
+    await expect(extractFiles(install, {}, { out, signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -215,6 +215,6 @@ describe('openInstall on written containers', () => {
   it('rejects when aborted and closes what it opened', async () => {
     const ac = new AbortController();
     const p = openInstall([corpus('iostore')], { signal: ac.signal, onProgress: (e) => { if (e.phase === 'index' && e.done === 2) ac.abort(); } });
-    await expect(p).rejects.toThrow();
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

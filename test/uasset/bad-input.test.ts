@@ -174,6 +174,7 @@ describe('other engines and other files', () => {
     const start = load('cooked/retoc56_SM_Cube.uasset').subarray(0, 40);
     let seed = 12345;
     const rand = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    let rejected = 0;
     for (let i = 0; i < 200; i++) {
       const bytes = new Uint8Array(2000);
       bytes.set(start);
@@ -182,7 +183,11 @@ describe('other engines and other files', () => {
         parseUAsset(bytes, 'noise.uasset');
       } catch (e) {
         expect(e).toBeInstanceOf(FormatError);
+        rejected++;
       }
     }
+    // Noise past the first 40 bytes is no package: the summary's counts and offsets, read from it,
+    // cannot all fit 2000 bytes. A parser that accepted some would be missing a check.
+    expect(rejected).toBe(200);
   });
 });
