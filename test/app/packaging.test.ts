@@ -272,8 +272,13 @@ describe('electron-builder.yml', () => {
       expect(packs(p), p).toBe(false);
     }
     expect(packs(pkg['main'].replace(/^\.\//, ''))).toBe(true);
-    // What is built in out/ now (whatever ran last here): only the app's three parts, no map.
+    // What is built in out/ now (npm test builds the app first: electron-vite build): its three
+    // entry points are packed, and only the app's three parts, no map. Without a build there is
+    // nothing to check, and that is a failure, not a pass.
     const built = walk(join(ROOT, 'out')).filter(packs);
+    for (const entry of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
+      expect(built, `${entry} is not built: run npm run build (npm test does)`).toContain(entry);
+    }
     for (const f of built) expect(f, f).toMatch(/^out\/(main|preload|renderer)\/[^]*(?<!\.map)$/);
     // Beside the app only the window icon.
     expect(config['extraResources']).toEqual([{ from: 'resources/icons/512x512.png', to: 'icon.png' }]);

@@ -7,14 +7,14 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, haveChromium, poll, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll, useWebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { checkPackageViews } from './package-views.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const PAKS = corpus('pak');
 
-describe.skipIf(!haveChromium)('PakScope in Chromium (browser host)', () => {
+describe.skipIf(skipBrowser)('PakScope in Chromium (browser host)', () => {
   const web = useWebSession(UNCOMPRESSED);
 
   it('browses, filters, shows details, verifies and views files', async () => {

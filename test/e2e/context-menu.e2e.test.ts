@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, haveChromium, poll, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll, useWebSession } from './web-session.js';
 
 const INSTALL = corpus('cue58/IoStore/Tagged/Uncompressed');
 const DIR = 'CUE4ParseFixtures/Content/Fixtures';
@@ -30,7 +30,7 @@ async function choose(page: Page, target: ReturnType<Page['locator']>, id: strin
   await poll(() => page.getByTestId('context-menu').count()).toBe(0);
 }
 
-describe.skipIf(!haveChromium)('context menus in Chromium', () => {
+describe.skipIf(skipBrowser)('context menus in Chromium', () => {
   const web = useWebSession(INSTALL);
 
   it('acts on a file and a folder of the tree; Esc in the tree goes back to the file view', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, haveChromium, poll, startWebSession, type WebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll, startWebSession, type WebSession } from './web-session.js';
 import { openInstall, type Install } from '../../src/core/install/install.js';
 import { corpus, CUE58_AES_KEY } from '../support/corpus.js';
 import { listTree, sha256 } from '../export/helpers.js';
@@ -19,7 +19,7 @@ const TAGGED = corpus('cue58/IoStore/Tagged');
 const ENCRYPTED = 'CUE4ParseFixtures-Minimal-OodleEncrypted-Windows';
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
 
-describe.skipIf(!haveChromium)('Export and AES keys in Chromium (browser host)', () => {
+describe.skipIf(skipBrowser)('Export and AES keys in Chromium (browser host)', () => {
   let session: WebSession;
   let page: Page;
   let problems: string[];

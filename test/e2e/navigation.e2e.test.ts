@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, haveChromium, poll, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll, useWebSession } from './web-session.js';
 
 const INSTALL = corpus('cue58/IoStore/Tagged/Uncompressed');
 const DIR = 'CUE4ParseFixtures/Content/Fixtures';
@@ -32,7 +32,7 @@ async function filterTo(page: Page, text: string, path: string): Promise<void> {
   await row(page, path).waitFor();
 }
 
-describe.skipIf(!haveChromium)('moving around in Chromium: tabs, history, what the right pane shows', () => {
+describe.skipIf(skipBrowser)('moving around in Chromium: tabs, history, what the right pane shows', () => {
   const web = useWebSession(INSTALL);
 
   it('opens packages in tabs, switches and closes them with the keyboard', async () => {

@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, haveChromium, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
@@ -49,7 +49,7 @@ async function openInstall(page: Page, path: string, container: string): Promise
   await poll(() => page.getByTestId('containers').textContent()).toContain(container);
 }
 
-describe.skipIf(!haveChromium)('the Properties tab in Chromium (browser host)', () => {
+describe.skipIf(skipBrowser)('the Properties tab in Chromium (browser host)', () => {
   const web = useWebSession(UNCOMPRESSED);
 
   it('shows DA_AllProperties: values, structs, arrays, bytes, links and the JSON', async () => {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInstall } from '../../src/core/install/install.js';
-import { ARTIFACTS, haveChromium, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
@@ -38,7 +38,7 @@ async function openFromTree(page: Page, filter: string, path: string): Promise<v
   await poll(() => row.getAttribute('aria-selected')).toBe('true');
 }
 
-describe.skipIf(!haveChromium)('textures in Chromium (browser host)', () => {
+describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
   const web = useWebSession(UNCOMPRESSED);
   let tmp: string;
   let loose: string;

@@ -121,7 +121,21 @@ describe('cooked corpus with tagged properties', () => {
     expect(curve.exports[0]!.error).toBeNull();
     expect(curve.exports[0]!.properties.map((p) => p.type)).toEqual(['StructProperty<RichCurve>']);
     const keys = prop(prop(curve.exports[0]!, 'FloatCurve'), 'Keys') as { Time: number; Value: number }[];
-    expect(keys.length).toBeGreaterThan(1);
-    expect(keys[0]).toMatchObject({ Time: expect.any(Number), Value: expect.any(Number) });
+    // The three FRichCurveKey records as the engine writes them natively (RichCurve.cpp operator<<:
+    // InterpMode, TangentMode, TangentWeightMode as bytes, then Time, Value, ArriveTangent,
+    // ArriveTangentWeight, LeaveTangent, LeaveTangentWeight as floats), 27 bytes each at file
+    // offsets 0x31d, 0x338 and 0x353, decoded by hand (Python struct '<3B6f'): Cubic, User tangents.
+    const expected = [
+      [0x31d, 0, 0, 1.9519790, 1.9519845], [0x338, 0.50039148, 0.50442696, 0.52696937, 0.52697188], [0x353, 1, 1, 1.9011718, 1.9011871],
+    ];
+    expect(keys).toHaveLength(3);
+    keys.forEach((k, i) => {
+      const [, time, value, arrive, leave] = expected[i]!;
+      expect(k).toMatchObject({ InterpMode: 2, TangentMode: 1, TangentWeightMode: 0, ArriveTangentWeight: 0, LeaveTangentWeight: 0 });
+      expect(k.Time).toBeCloseTo(time!, 6);
+      expect(k.Value).toBeCloseTo(value!, 6);
+      expect((k as unknown as Record<string, number>).ArriveTangent).toBeCloseTo(arrive!, 6);
+      expect((k as unknown as Record<string, number>).LeaveTangent).toBeCloseTo(leave!, 6);
+    });
   });
 });

@@ -5,6 +5,9 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     let passed = 0, failed = 0, skipped = 0;
     for (const m of modules) {
+      // A file that fails before its tests run (an import that throws: a missing browser) has no
+      // failed test: it counts as one failure, or the line would say all is well.
+      if (m.errors().length > 0) failed++;
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === 'passed') passed++;

@@ -18,8 +18,8 @@ function zstdDecompress(block: Uint8Array, size: number): Uint8Array {
   return getCodec('Zstd').decode(block, size);
 }
 
-/** The same mappings, stored uncompressed; undefined when no zstd decoder is at hand. */
-export function storedUsmap(bytes: Uint8Array): Uint8Array | undefined {
+/** The same mappings, stored uncompressed (decompressed with the project's Zstd codec, always at hand). */
+export function storedUsmap(bytes: Uint8Array): Uint8Array {
   const { methodAt, versioned } = header(bytes);
   if (versioned) throw new Error('storedUsmap: versioned .usmap headers are not handled by this helper');
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
