@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, haveChromium, poll, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll, useWebSession } from './web-session.js';
 
 const INSTALL = corpus('cue58/IoStore/Tagged/Uncompressed');
 
@@ -19,7 +19,7 @@ async function openPath(page: Page, path: string): Promise<void> {
   await page.getByTestId('path-input').press('Enter');
 }
 
-describe.skipIf(!haveChromium)('saying what happens, in Chromium', () => {
+describe.skipIf(skipBrowser)('saying what happens, in Chromium', () => {
   const web = useWebSession(INSTALL);
   let empty = '';
   afterAll(async () => { if (empty) await rm(empty, { recursive: true, force: true }); });
