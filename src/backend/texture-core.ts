@@ -1,5 +1,6 @@
 /**
- * The core's texture functions the backend uses, in one place: the reader (readInstallTexture),
+ * The core's texture functions the backend uses, in one place: the readers (the texture kind's
+ * readTexture: cooked UE4/5 or UE1/2 by the package),
  * decoding one image in the worker pool (decodeTextureImage), the PNG content rules (pngPixels)
  * and the conversions (convertTexture). The converter registry's kinds are registered by
  * importing core/assets/index.ts.

@@ -254,6 +254,23 @@ describe('bad textures (loose copies made from the legacy pak)', () => {
   });
 });
 
+describe('an Unreal Engine 2 texture package (UT2004 .utx)', () => {
+  it('lists its textures and shows each, through the same calls', async () => {
+    const id = (await backend.openInstall({ path: corpus('legacy/ut2004_2PP.utx') })).id;
+    const view = await backend.openPackage({ installId: id, path: 'ut2004_2PP.utx' });
+    const textures = view.assets.filter((a) => a.kind === 'texture');
+    expect(textures.map((a) => a.name)).toContain('green_carpet');
+    expect(textures.length).toBe(view.model.exports.filter((e) => e.class === 'Texture').length);
+    const green = textures.find((a) => a.name === 'green_carpet')!;
+    const t = await backend.textureInfo({ installId: id, path: 'ut2004_2PP.utx', exportIndex: green.exportIndex });
+    expect([t.class, t.name, t.exportIndex]).toEqual(['Texture', 'green_carpet', green.exportIndex]);
+    const p = await backend.texturePixels({ installId: id, path: 'ut2004_2PP.utx', exportIndex: green.exportIndex, mip: 1 });
+    expect([p.width, p.height]).toEqual([t.mips[1]!.width, t.mips[1]!.height]);
+    const thumb = await backend.assetThumbnail({ installId: id, path: 'ut2004_2PP.utx', size: 64 });
+    expect([thumb.kind, thumb.name, thumb.image?.width, thumb.error]).toEqual(['texture', textures[0]!.name, 64, undefined]);
+  });
+});
+
 describe('request validation', () => {
   const bad = (method: Parameters<typeof validateRequest>[0], req: unknown, why: RegExp) =>
     expect(() => validateRequest(method, req)).toThrow(why);

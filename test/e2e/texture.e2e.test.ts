@@ -71,7 +71,7 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     await page.getByTestId('open-package').click();
 
     // The Texture tab comes first and is open; the facts are beside the image.
-    await poll(() => page.getByTestId('package-tab-asset-0').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.getByTestId('package-tab-view-texture').getAttribute('aria-selected')).toBe('true');
     expect(await page.getByTestId('package-view').locator('[role="tab"]').first().textContent()).toContain('Texture');
     await poll(() => page.getByTestId('texture-format').textContent()).toBe('PF_BC7');
     expect(await page.getByTestId('texture-size').textContent()).toBe('64 × 64');
