@@ -125,7 +125,8 @@ describe.skipIf(skipBrowser)('context menus in Chromium', () => {
     await choose(page, dt, 'open');
     await poll(() => packageName(page)).toBe('/Game/Fixtures/DataTables/DT_AllProperties');
     await poll(() => page.getByTestId('package-tab-properties').getAttribute('aria-selected')).toBe('true');
-    await poll(() => page.getByTestId('tree').locator('.row.selected').getAttribute('data-path')).toBe(`${DIR}/DataTables/DT_AllProperties.uasset`);
+    // The tree keeps its filter (DA_AllProperties), which hides it.
+    expect(await page.getByTestId('package-view').locator('.sub .path').textContent()).toBe(`${DIR}/DataTables/DT_AllProperties.uasset`);
     // A /Script import has no package in the install: its Open is off, its names copy.
     await page.keyboard.press('Alt+ArrowLeft');
     await poll(() => packageName(page)).toBe('/Game/Fixtures/Properties/DA_AllProperties');

@@ -27,7 +27,7 @@ describe.skipIf(skipBrowser)('saying what happens, in Chromium', () => {
   it('says a folder has no game files, and the banner goes when an open works', async () => {
     const { page } = web;
     // A typed path is confirmed by the user in a browser (backend/path-grants.ts).
-    page.on('dialog', (d) => void d.accept());
+    page.on('dialog', (d) => void d.accept().catch(() => undefined));
     await page.goto(web.session.url);
     await page.getByTestId('tree').locator('.row').first().waitFor();
 

@@ -140,14 +140,16 @@ describe.skipIf(skipBrowser)('the Properties tab in Chromium (browser host)', ()
     await web.page.screenshot({ path: join(ARTIFACTS, 'e2e-properties-json.png') });
     await web.page.getByTestId('json-mode-package').click();
 
-    // Following the reference opens the object it names: the import's package (selected in the
-    // tree), at that export, in the Properties tab.
+    // Following the reference opens the object it names: the import's package, at that export,
+    // in the Properties tab. The tree keeps its filter, which hides it: no row is selected.
     await web.page.getByTestId('package-tab-exports').click();
     await web.page.getByTestId('package-tab-properties').click();
     await (await propRow(web.page, 'HardObjectReference')).getByTestId('props-link').click();
     await poll(() => web.page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/DataTables/DT_AllProperties');
     await poll(() => web.page.getByTestId('props-exports').locator('.export.active').textContent()).toContain('DT_AllProperties');
-    await poll(() => web.page.getByTestId('tree').locator('.row.selected').getAttribute('data-path')).toBe(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
+    expect(await web.page.getByTestId('package-view').locator('.sub .path').textContent()).toBe(`${FIXTURES}/DataTables/DT_AllProperties.uasset`);
+    await poll(() => web.page.getByTestId('tree').locator('.row.selected').count()).toBe(0);
+    expect(await web.page.getByTestId('filter').inputValue()).toBe('DA_AllProperties');
     expect(await valueOf(await propRow(web.page, 'RowStruct'))).toBe('/Script/CUE4ParseFixtures.FixtureTableRow');
     // A DataTable's rows are its native data: their own row, with their size.
     expect(await valueOf(await propRow(web.page, 'Native data'))).toBe('1,572 bytes after the properties, at +0x26');
