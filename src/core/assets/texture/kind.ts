@@ -4,7 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { detectClassicPackage } from '../../package-model.js';
-import { isUe12FileName } from '../../package/package-files.js';
+import { isUAssetFileName, isUe12FileName } from '../../package/package-files.js';
+import { parseUAsset } from '../../uasset/parse.js';
+import { readEditorTexture } from './editor.js';
 import { registerAssetKind, type AssetKind, type AssetSource, type ConvertOptions } from '../registry.js';
 import { convertTexture, TEXTURE_CONVERSIONS } from './convert.js';
 import { readInstallTexture, readTextureFile, TEXTURE_CLASSES } from './read/index.js';
@@ -20,15 +22,30 @@ export async function readTexture(source: AssetSource, exportIndex: number | und
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
   if ('file' in source) {
-    if (isUe12FileName(source.file)) {
+    if (isUe12FileName(source.file) || isUAssetFileName(source.file)) {
       const bytes = new Uint8Array(await readFile(source.file, opts.signal ? { signal: opts.signal } : {}));
-      if (detectClassicPackage(bytes).kind === 'ue12') return readUe12Texture(bytes, source.file, exportIndex);
+      const kind = detectClassicPackage(bytes).kind;
+      if (kind === 'ue12') return readUe12Texture(bytes, source.file, exportIndex);
+      if (kind === 'uasset' && isEditorPackage(bytes, source.file)) return readEditorTexture(bytes, source.file, exportIndex);
     }
     return readTextureFile(source.file, o);
   }
   const loc = source.packages.locate(source.ref);
   if (loc.kind === 'ue12') return readUe12Texture(await loc.archive.read(loc.ref, opts.signal), loc.path, exportIndex);
+  if (loc.kind === 'uasset') {
+    const bytes = await loc.archive.read(loc.ref, opts.signal);
+    if (detectClassicPackage(bytes).kind === 'uasset' && isEditorPackage(bytes, loc.path)) return readEditorTexture(bytes, loc.path, exportIndex);
+  }
   return readInstallTexture(source.packages, source.ref, o);
+}
+
+/** An uncooked (editor) package: its editor-only data is kept, so its textures are source art. */
+function isEditorPackage(bytes: Uint8Array, path: string): boolean {
+  try {
+    return !parseUAsset(bytes, path).cooked;
+  } catch {
+    return false; // the cooked reader says what is wrong
+  }
 }
 
 export const textureKind: AssetKind = {
