@@ -148,6 +148,12 @@ const TOC_PRESETS: Record<string, () => { files: ReturnType<typeof files>; opts:
 const pakFiles = (n: number, seed: number, size = 3000): { name: string; data: Uint8Array }[] =>
   Array.from({ length: n }, (_, i) => ({ name: `D${i % 3}/S${i % 2}/f${i}.txt`, data: compressibleBytes(size + 131 * i, seed + i) }));
 
+/** One path in four spellings that differ only by case, with different bytes, and a plain file. */
+const caseCopies = (seed: number): PakWriterFile[] => [
+  ...['Case/File.txt', 'case/file.txt', 'CASE/FILE.TXT', 'Case/file.TXT'].map((name, i) => ({ name, data: compressibleBytes(3000 + 977 * i, seed + i) })),
+  { name: 'Other/plain.txt', data: compressibleBytes(2000, seed + 9) },
+];
+
 const PAK_PRESETS: Record<string, () => { files: PakWriterFile[]; opts: PakWriterOptions }> = {
   'pak-v1': () => ({ files: pakFiles(4, 11), opts: { version: 1 } }),
   'pak-v3-zlib-blocks': () => ({ files: pakFiles(5, 12, 9000), opts: { version: 3, compress: true, blockSize: 2048 } }),
@@ -156,6 +162,9 @@ const PAK_PRESETS: Record<string, () => { files: PakWriterFile[]; opts: PakWrite
   'pak-v10-gzip': () => ({ files: pakFiles(6, 15), opts: { version: 10, codec: 'Gzip', compress: true, blockSize: 2048 } }),
   'pak-v11-pruned': () => ({ files: pakFiles(6, 16), opts: { version: 11, compress: true, fullDirectoryIndex: false } }),
   'pak-v13-flat-utf16': () => ({ files: pakFiles(5, 17), opts: { version: 13, flatDirectoryIndex: true, utf16Names: true } }),
+  // Paths that differ only by case (issue 25, 3): one wins as in the engine, the others stay visible.
+  'pak-v3-case-copies': () => ({ files: caseCopies(19), opts: { version: 3, compress: true, blockSize: 2048 } }),
+  'pak-v11-case-copies': () => ({ files: caseCopies(20), opts: { version: 11 } }),
   'pak-v15-ctr': () => ({ files: pakFiles(5, 18, 6000), opts: { version: 15, compress: true, encrypt: true, encryptIndex: true, key: FIXTURE_KEY, encryptionMethod: 'AES-CTR', blockSize: 2048 } }),
 };
 
