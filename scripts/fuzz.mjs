@@ -1,4 +1,4 @@
-// `npm run fuzz [-- --seconds N --seed S --jobs J --only TEXT --no-save]`: the long fuzzer
+// `npm run fuzz [-- --seconds N --seed S --jobs J --only TEXT --no-save --api-share F]`: the long fuzzer
 // (test/fuzz/driver.ts). It runs from the TypeScript sources through tsx.
 import { register } from 'tsx/esm/api';
 register();

@@ -3,6 +3,9 @@
  * and writer fixture, runs each case in a child process (child.ts) under a time and memory bound,
  * and saves one recipe per new failure to test/fuzz/recipes.json (with --no-save, only reports).
  * A case that hangs, crashes its process or grows it past the memory bound is a failure too.
+ * First, for --api-share of the time (15 %), hostile requests go to a browser host in this
+ * process (hostile-api.ts: zip and export names, paths the user did not give, inherited field
+ * names, wrong types); new failing requests are saved to test/fuzz/api-cases.json.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { Rng } from './mutate.js';
 import { loadRecipes, makeRecipe, saveRecipes, usesOodle, type SavedRecipe } from './recipes.js';
 import { CaseEnv, type CaseFailure, type CaseResult, type CliCommand, type Recipe } from './run-case.js';
 import { corpusSources, fixtureSources, type Source } from './sources.js';
+import { HostileApiEnv, loadApiCases, randomApiCase, saveApiCases, type ApiCase } from './hostile-api.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +30,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'memory-mb': { type: 'string', default: '512' },
     'step-ms': { type: 'string', default: '2000' },
+    /** Share of the time (0 to 1) spent on hostile requests to the browser host (hostile-api.ts). */
+    'api-share': { type: 'string', default: '0.15' },
     /** Run the saved recipes (those whose source contains --only, if given) under the same bounds, and report. */
     replay: { type: 'boolean', default: false },
   },
@@ -135,6 +141,34 @@ async function minimize(runner: Runner, recipe: Recipe, signature: string): Prom
   return best;
 }
 
+/**
+ * Random hostile requests to a browser host over a strict backend for `ms` milliseconds; new
+ * failing cases are saved to api-cases.json (one per method and first problem).
+ */
+async function apiCampaign(ms: number, rng: Rng): Promise<{ cases: number; failures: ApiCase[] }> {
+  if (ms <= 0) return { cases: 0, failures: [] };
+  const env = await HostileApiEnv.start();
+  const failures = new Map<string, ApiCase>();
+  let cases = 0;
+  try {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const c = randomApiCase(rng);
+      cases++;
+      const problems = await env.run(c);
+      const key = `${c.method}|${problems[0]?.replace(/\/tmp\/\S+/g, '<path>').slice(0, 80)}`;
+      if (problems.length > 0 && !failures.has(key)) {
+        console.log(`\nFAIL [api] ${c.method} ${c.body.slice(0, 200)}: ${problems[0]}`);
+        failures.set(key, { ...c, note: `found by the fuzzer: ${problems.join('; ').slice(0, 300)}` });
+      }
+    }
+  } finally {
+    await env.close();
+  }
+  if (failures.size > 0 && !values['no-save']) saveApiCases([...loadApiCases(), ...failures.values()]);
+  return { cases, failures: [...failures.values()] };
+}
+
 const CLI_COMMANDS: CliCommand[] = ['ls', 'tree', 'info', 'info-package', 'verify', 'cat', 'deps', 'props'];
 
 async function main(): Promise<void> {
@@ -165,6 +199,7 @@ async function main(): Promise<void> {
       return;
     }
     console.log(`fuzz: ${targets.length} sources, seed ${baseSeed}, ${seconds} s, ${jobs} job(s)`);
+    const api = await apiCampaign(Math.round(seconds * 1000 * Math.min(1, Math.max(0, Number(values['api-share'])))), new Rng(baseSeed ^ 0x5a5a5a5a));
 
     const runners = Array.from({ length: jobs }, () => new Runner(sources, tmp));
     let caseIndex = 0;
@@ -217,7 +252,9 @@ async function main(): Promise<void> {
       `${stats.cliRuns} CLI runs, ${stats.poolCases} through the worker pool; ${found.size} distinct failure(s), ${newOnes.length} new` +
       `${newOnes.length && !values['no-save'] ? ' (saved to test/fuzz/recipes.json)' : ''}`);
     for (const [signature, { failure, count }] of found) console.log(`  ${count}x ${signature}\n     ${failure.error.split('\n').slice(0, 3).join('\n     ')}`);
-    process.exitCode = found.size > 0 ? 1 : 0;
+    console.log(`hostile API requests: ${api.cases} cases, ${api.failures.length} failing${api.failures.length && !values['no-save'] ? ' (saved to test/fuzz/api-cases.json)' : ''}`);
+    for (const f of api.failures.slice(0, 10)) console.log(`  ${f.method} ${f.body.slice(0, 200)}\n     ${f.note}`);
+    process.exitCode = found.size > 0 || api.failures.length > 0 ? 1 : 0;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
