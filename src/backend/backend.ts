@@ -193,7 +193,8 @@ export class Backend implements PakScopeApi {
     if (rootProblem && install.archives.length === 0) {
       await install.close().catch(() => undefined);
       // A FormatError's message already names the file; others get the path in front.
-      throw new Error(rootProblem.message.includes(entry.root) ? rootProblem.message : `cannot open ${entry.root}: ${rootProblem.message}`);
+      // The request's fault (an unreadable path), not PakScope's: a 4xx in the browser host.
+      throw new RequestError(rootProblem.message.includes(entry.root) ? rootProblem.message : `cannot open ${entry.root}: ${rootProblem.message}`);
     }
     const summary = summarizeInstall(entry.id, entry.root, install);
     // A folder with nothing the app reads: say so and what was looked for, not an empty tree.

@@ -68,12 +68,13 @@ export class PathGrants {
 }
 
 /**
- * Refuses what is neither a folder nor a regular file (a device such as /dev/zero, a pipe, a
- * socket) before anything reads it; missing paths are left to the caller's own message.
+ * Refuses what is missing (404) or neither a folder nor a regular file (a device such as
+ * /dev/zero, a pipe, a socket: 400) before anything reads it.
  */
 export async function checkOpenable(path: string): Promise<void> {
   const s = await stat(path).catch(() => null);
-  if (s && !s.isDirectory() && !s.isFile()) {
+  if (!s) throw new RequestError(`cannot open ${path}: no such file or folder`, 404);
+  if (!s.isDirectory() && !s.isFile()) {
     throw new RequestError(`${path} is not a folder or a regular file (a device, a pipe or a socket cannot be opened)`);
   }
 }

@@ -191,10 +191,13 @@ export class HostileApiEnv {
       const reply = await this.send(c.method, body);
       if (reply.status >= 500) problems.push(`${c.method} answered ${reply.status}: ${reply.body.slice(0, 300)}`);
       let parsed: { ok?: boolean; value?: Record<string, unknown> } = {};
-      try { parsed = JSON.parse(reply.body) as typeof parsed; } catch { problems.push(`${c.method}: the answer is not JSON`); }
+      // Not JSON is fine for a refusal outside the API (a path the URL parser took out of /api/).
+      try { parsed = JSON.parse(reply.body) as typeof parsed; } catch { if (reply.status < 400) problems.push(`${c.method}: the answer is not JSON`); }
       const request = safeParse(body);
       const path = typeof request?.['path'] === 'string' ? request['path'] : null;
-      if ((c.method === 'openInstall' || c.method === 'setMappings') && path !== null && path.trim() !== '' && !sameInstall(path) && reply.status === 200) {
+      // `confirmed` is the page's own confirmation, which the browser host takes (path-grants.ts).
+      const confirmed = request?.['confirmed'] === true;
+      if ((c.method === 'openInstall' || c.method === 'setMappings') && path !== null && path.trim() !== '' && !sameInstall(path) && !confirmed && reply.status === 200) {
         problems.push(`${c.method} opened ${JSON.stringify(path)}, which the user did not give`);
       }
       if (reply.status === 200 && c.method === 'startExport') {
