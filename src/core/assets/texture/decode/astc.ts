@@ -62,6 +62,10 @@ function readBits(block: Uint8Array, pos: number, n: number, end: number): numbe
   return v;
 }
 
+const TRIT_BITS = [2, 2, 1, 2, 1];
+const QUINT_BITS = [3, 2, 2];
+const low = new Int32Array(5);
+
 /** Decodes `count` values of range `r` from bits [start, end) of `block` into out[0..count). */
 function decodeSequence(block: Uint8Array, start: number, end: number, count: number, r: number, out: Uint8Array): void {
   const b = BITS[r]!;
@@ -69,26 +73,22 @@ function decodeSequence(block: Uint8Array, start: number, end: number, count: nu
   if (TRITS[r]) {
     for (let i = 0; i < count; i += 5) {
       let t = 0;
-      const m = [0, 0, 0, 0, 0];
-      const tbits = [2, 2, 1, 2, 1];
       let shift = 0;
       for (let k = 0; k < 5; k++) {
-        m[k] = readBits(block, pos, b, end); pos += b;
-        t |= readBits(block, pos, tbits[k]!, end) << shift; pos += tbits[k]!; shift += tbits[k]!;
+        low[k] = readBits(block, pos, b, end); pos += b;
+        t |= readBits(block, pos, TRIT_BITS[k]!, end) << shift; pos += TRIT_BITS[k]!; shift += TRIT_BITS[k]!;
       }
-      for (let k = 0; k < 5 && i + k < count; k++) out[i + k] = (TRIT_TABLE[t * 5 + k]! << b) | m[k]!;
+      for (let k = 0; k < 5 && i + k < count; k++) out[i + k] = (TRIT_TABLE[t * 5 + k]! << b) | low[k]!;
     }
   } else if (QUINTS[r]) {
     for (let i = 0; i < count; i += 3) {
       let q = 0;
-      const m = [0, 0, 0];
-      const qbits = [3, 2, 2];
       let shift = 0;
       for (let k = 0; k < 3; k++) {
-        m[k] = readBits(block, pos, b, end); pos += b;
-        q |= readBits(block, pos, qbits[k]!, end) << shift; pos += qbits[k]!; shift += qbits[k]!;
+        low[k] = readBits(block, pos, b, end); pos += b;
+        q |= readBits(block, pos, QUINT_BITS[k]!, end) << shift; pos += QUINT_BITS[k]!; shift += QUINT_BITS[k]!;
       }
-      for (let k = 0; k < 3 && i + k < count; k++) out[i + k] = (QUINT_TABLE[q * 3 + k]! << b) | m[k]!;
+      for (let k = 0; k < 3 && i + k < count; k++) out[i + k] = (QUINT_TABLE[q * 3 + k]! << b) | low[k]!;
     }
   } else {
     for (let i = 0; i < count; i++) { out[i] = readBits(block, pos, b, end); pos += b; }
@@ -261,43 +261,49 @@ function transfer(v: Uint8Array | Int32Array, ai: number, bi: number, out: Int32
 
 const tv = new Int32Array(8);
 
+/** Endpoint `i` (0 or 1) of the partition whose endpoints start at ends[at], clamped to 0..255. */
+function set(at: number, i: number, r: number, g: number, b: number, a: number): void {
+  const k = at + i * 4;
+  ends[k] = clamp255(r); ends[k + 1] = clamp255(g); ends[k + 2] = clamp255(b); ends[k + 3] = clamp255(a);
+}
+
+/** set() of a blue-contracted colour: red and green are averaged with blue. */
+function contract(at: number, i: number, r: number, g: number, b: number, a: number): void {
+  set(at, i, (r + b) >> 1, (g + b) >> 1, b, a);
+}
+
 /** Writes the two RGBA endpoints of LDR mode `cem` from values v[o..] to ends[at..at+8); false for an HDR mode. */
 function endpoints(cem: number, v: Uint8Array, o: number, at: number): boolean {
-  const e = ends;
-  const set = (i: number, r: number, g: number, b: number, a: number): void => {
-    e[at + i * 4] = clamp255(r); e[at + i * 4 + 1] = clamp255(g); e[at + i * 4 + 2] = clamp255(b); e[at + i * 4 + 3] = clamp255(a);
-  };
-  const contract = (i: number, r: number, g: number, b: number, a: number): void => set(i, (r + b) >> 1, (g + b) >> 1, b, a);
   const v0 = v[o]!, v1 = v[o + 1]!, v2 = v[o + 2]!, v3 = v[o + 3]!;
   switch (cem) {
-    case 0: set(0, v0, v0, v0, 255); set(1, v1, v1, v1, 255); return true;
+    case 0: set(at, 0, v0, v0, v0, 255); set(at, 1, v1, v1, v1, 255); return true;
     case 1: {
       const l0 = (v0 >> 2) | (v1 & 0xc0);
       const l1 = Math.min(l0 + (v1 & 0x3f), 255);
-      set(0, l0, l0, l0, 255); set(1, l1, l1, l1, 255); return true;
+      set(at, 0, l0, l0, l0, 255); set(at, 1, l1, l1, l1, 255); return true;
     }
-    case 4: set(0, v0, v0, v0, v2); set(1, v1, v1, v1, v3); return true;
+    case 4: set(at, 0, v0, v0, v0, v2); set(at, 1, v1, v1, v1, v3); return true;
     case 5: {
       transfer(v, o + 1, o, tv, 1, 0); transfer(v, o + 3, o + 2, tv, 3, 2);
-      set(0, tv[0]!, tv[0]!, tv[0]!, tv[2]!);
-      set(1, tv[0]! + tv[1]!, tv[0]! + tv[1]!, tv[0]! + tv[1]!, tv[2]! + tv[3]!);
+      set(at, 0, tv[0]!, tv[0]!, tv[0]!, tv[2]!);
+      set(at, 1, tv[0]! + tv[1]!, tv[0]! + tv[1]!, tv[0]! + tv[1]!, tv[2]! + tv[3]!);
       return true;
     }
-    case 6: set(0, (v0 * v3) >> 8, (v1 * v3) >> 8, (v2 * v3) >> 8, 255); set(1, v0, v1, v2, 255); return true;
-    case 10: set(0, (v0 * v3) >> 8, (v1 * v3) >> 8, (v2 * v3) >> 8, v[o + 4]!); set(1, v0, v1, v2, v[o + 5]!); return true;
+    case 6: set(at, 0, (v0 * v3) >> 8, (v1 * v3) >> 8, (v2 * v3) >> 8, 255); set(at, 1, v0, v1, v2, 255); return true;
+    case 10: set(at, 0, (v0 * v3) >> 8, (v1 * v3) >> 8, (v2 * v3) >> 8, v[o + 4]!); set(at, 1, v0, v1, v2, v[o + 5]!); return true;
     case 8: case 12: {
       const v4 = v[o + 4]!, v5 = v[o + 5]!;
       const a0 = cem === 12 ? v[o + 6]! : 255, a1 = cem === 12 ? v[o + 7]! : 255;
-      if (v1 + v3 + v5 >= v0 + v2 + v4) { set(0, v0, v2, v4, a0); set(1, v1, v3, v5, a1); }
-      else { contract(0, v1, v3, v5, a1); contract(1, v0, v2, v4, a0); }
+      if (v1 + v3 + v5 >= v0 + v2 + v4) { set(at, 0, v0, v2, v4, a0); set(at, 1, v1, v3, v5, a1); }
+      else { contract(at, 0, v1, v3, v5, a1); contract(at, 1, v0, v2, v4, a0); }
       return true;
     }
     case 9: case 13: {
       transfer(v, o + 1, o, tv, 1, 0); transfer(v, o + 3, o + 2, tv, 3, 2); transfer(v, o + 5, o + 4, tv, 5, 4);
       if (cem === 13) transfer(v, o + 7, o + 6, tv, 7, 6); else { tv[6] = 255; tv[7] = 0; }
-      const [b0, d0, b1, d1, b2, d2, b3, d3] = tv as unknown as number[];
-      if (d0! + d1! + d2! >= 0) { set(0, b0!, b1!, b2!, b3!); set(1, b0! + d0!, b1! + d1!, b2! + d2!, b3! + d3!); }
-      else { contract(0, b0! + d0!, b1! + d1!, b2! + d2!, b3! + d3!); contract(1, b0!, b1!, b2!, b3!); }
+      const b0 = tv[0]!, d0 = tv[1]!, b1 = tv[2]!, d1 = tv[3]!, b2 = tv[4]!, d2 = tv[5]!, b3 = tv[6]!, d3 = tv[7]!;
+      if (d0 + d1 + d2 >= 0) { set(at, 0, b0, b1, b2, b3); set(at, 1, b0 + d0, b1 + d1, b2 + d2, b3 + d3); }
+      else { contract(at, 0, b0 + d0, b1 + d1, b2 + d2, b3 + d3); contract(at, 1, b0, b1, b2, b3); }
       return true;
     }
     default: return false;
@@ -322,8 +328,9 @@ function decodeBlock(src: Uint8Array, o: number, dst: Uint32Array, d: number, pi
     if ((mode & 0x200) || readBits(block, 10, 2, 128) !== 3 || (!allOnes && (lowS >= highS || lowT >= highT))) {
       fill(dst, d, pitch, bw, bh, MAGENTA); return;
     }
-    const c = (i: number): number => TO8[block[8 + 2 * i]! | (block[9 + 2 * i]! << 8)]!;
-    fill(dst, d, pitch, bw, bh, (c(0) | (c(1) << 8) | (c(2) << 16) | (c(3) << 24)) >>> 0);
+    const r = TO8[block[8]! | (block[9]! << 8)]!, g = TO8[block[10]! | (block[11]! << 8)]!;
+    const b = TO8[block[12]! | (block[13]! << 8)]!, a = TO8[block[14]! | (block[15]! << 8)]!;
+    fill(dst, d, pitch, bw, bh, (r | (g << 8) | (b << 16) | (a << 24)) >>> 0);
     return;
   }
 

@@ -38,6 +38,8 @@ const OPAQUE = new Uint32Array(16).fill(0xff000000);
 const rgb = (r: number, g: number, b: number): number => c8(r) | (c8(g) << 8) | (c8(b) << 16);
 const ext4 = (v: number): number => v * 17;
 const ext5 = (v: number): number => (v << 3) | (v >> 2);
+const e6 = (v: number): number => (v << 2) | (v >> 4);
+const e7 = (v: number): number => (v << 1) | (v >> 6);
 
 /** Writes the 16 pixels of a colour block (indices in bytes 4-7) from `colourOf(pixel, index)` tables. */
 function writeIndexed(src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: number, a: Uint32Array, flip: number, table: Uint32Array, perSub: boolean): void {
@@ -107,8 +109,6 @@ function hMode(src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: n
 function planarMode(src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: number, a: Uint32Array): void {
   const b0 = src[o]!, b1 = src[o + 1]!, b2 = src[o + 2]!, b3 = src[o + 3]!;
   const b4 = src[o + 4]!, b5 = src[o + 5]!, b6 = src[o + 6]!, b7 = src[o + 7]!;
-  const e6 = (v: number): number => (v << 2) | (v >> 4);
-  const e7 = (v: number): number => (v << 1) | (v >> 6);
   const ro = e6((b0 >> 1) & 63), go = e7(((b0 & 1) << 6) | ((b1 >> 1) & 63));
   const bo = e6(((b1 & 1) << 5) | (((b2 >> 3) & 3) << 3) | ((b2 & 3) << 1) | (b3 >> 7));
   const rh = e6((((b3 >> 2) & 31) << 1) | (b3 & 1)), gh = e7(b4 >> 1), bh = e6(((b4 & 1) << 5) | (b5 >> 3));
