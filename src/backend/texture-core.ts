@@ -6,7 +6,8 @@
  * importing core/assets/index.ts.
  */
 import '../core/assets/index.js';
-import { convertTexture, isHdr } from '../core/assets/texture/convert.js';
+import { canDecode, convertTexture, isHdr } from '../core/assets/texture/convert.js';
+import { pixelFormatInfo } from '../core/assets/texture/decode/index.js';
 import { decodeTextureImage, pngPixels } from '../core/assets/texture/image.js';
 import type { DecodedImage, Texture } from '../core/assets/texture/types.js';
 import type { WorkerPool } from '../core/workers/pool.js';
@@ -20,6 +21,12 @@ import type { InstallPackages } from '../core/package/open-package.js';
 export function readInstallTexture(packages: InstallPackages, ref: string, opts: TextureReadOptions = {}): Promise<Texture> {
   return readTexture({ packages, ref }, opts.exportIndex, opts);
 }
+
+/** Pixel formats PakScope decodes. */
+export const canDecodePixelFormat = (pixelFormat: string): boolean => canDecode({ pixelFormat });
+
+/** Pixel formats a .dds can hold: every one the engine's table names, decoded or not (a name it does not know has no DDS id). */
+export const canWriteDds = (pixelFormat: string): boolean => pixelFormatInfo(pixelFormat) !== undefined;
 
 /** HDR formats: floats beyond [0, 1] (exposure in the view, .hdr files). */
 export const isHdrPixelFormat = (pixelFormat: string): boolean => isHdr({ pixelFormat });
@@ -40,9 +47,9 @@ export async function decodeForView(texture: Texture, opts: DecodeOptions): Prom
   return decoded.float ? { ...png, float: decoded.float } : png;
 }
 
-/** The file bytes of a conversion: png and hdr one image (mip, slice), dds every stored mip the install has. */
+/** The file bytes of a conversion: png and hdr one image (mip, slice), dds every stored mip from `mip` on. */
 export async function encodeConversion(texture: Texture, format: ConversionFormat, opts: DecodeOptions): Promise<Uint8Array> {
-  const files = await convertTexture(texture, format, { ...(format !== 'dds' ? { mip: opts.mip, slice: opts.slice } : {}), ...poolAndSignal(opts) });
+  const files = await convertTexture(texture, format, { mip: opts.mip, ...(format !== 'dds' ? { slice: opts.slice } : {}), ...poolAndSignal(opts) });
   if (files.length !== 1) throw new Error(`${texture.name}: the ${format} conversion made ${files.length} files, not one`);
   return files[0]!.data;
 }

@@ -15,7 +15,7 @@ import {
 import { packageAssets } from './assets.js';
 import type { PackageService } from './packages.js';
 import { RequestError } from './request-error.js';
-import { decodeForView, encodeConversion, isHdrPixelFormat, readInstallTexture } from './texture-core.js';
+import { canDecodePixelFormat, canWriteDds, decodeForView, encodeConversion, isHdrPixelFormat, readInstallTexture } from './texture-core.js';
 
 /** Textures kept read (their facts and mip locations; mip bytes are read when decoded). */
 const CACHED_TEXTURES = 16;
@@ -86,12 +86,14 @@ export class TextureService {
     const { texture, asset, path } = await this.texture(install, req);
     const { readMip: _readMip, ...facts } = texture;
     const hdr = isHdrPixelFormat(texture.pixelFormat);
+    // A format PakScope cannot decode still saves as .dds (its mips as stored) when the engine's table knows it.
+    const decodes = canDecodePixelFormat(texture.pixelFormat), dds = canWriteDds(texture.pixelFormat);
     return {
       ...structuredClone(facts),
       path,
       exportIndex: asset.exportIndex,
       hdr,
-      converts: asset.converts.filter((c) => c !== 'hdr' || hdr),
+      converts: asset.converts.filter((c) => (c === 'dds' ? dds : decodes) && (c !== 'hdr' || hdr)),
     };
   }
 
@@ -140,10 +142,11 @@ export class TextureService {
     return out;
   }
 
-  /** The file bytes of a conversion (png/hdr: the mip and slice asked for; dds: every stored mip). */
+  /** The file bytes of a conversion (png/hdr: the mip and slice asked for; dds: every stored mip from the one asked for, by default the first the install has). */
   async convert(install: Install, req: SaveConversionRequest): Promise<Uint8Array> {
     const { texture } = await this.texture(install, req);
-    const mip = req.mip ?? 0, slice = req.slice ?? 0;
+    const present = Math.max(0, texture.mips.findIndex((m) => !m.missing));
+    const mip = req.mip ?? (req.format === 'dds' ? present : 0), slice = req.slice ?? 0;
     if (req.format !== 'dds') checkImage(texture, mip, slice);
     return encodeConversion(texture, req.format, { mip, slice, pool: this.opts.pool });
   }

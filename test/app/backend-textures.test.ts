@@ -226,6 +226,10 @@ describe('bad textures (loose copies made from the legacy pak)', () => {
       const uexp = await read(`${TEXTURES}/T_Streaming.uexp`);
       await writeFile(join(dir, 'T_Short.uasset'), await read(`${TEXTURES}/T_Streaming.uasset`));
       await writeFile(join(dir, 'T_Short.uexp'), uexp.subarray(0, 600));
+      // T_Odd: the pixel format's name made one PakScope does not know (same length, in both files).
+      const rename = (b: Uint8Array) => { const c = Buffer.from(b); c.write('PF_QQQ1', c.toString('latin1').indexOf('PF_DXT1'), 'latin1'); return c; };
+      await writeFile(join(dir, 'T_Odd.uasset'), rename(await read(`${TEXTURES}/T_Streaming.uasset`)));
+      await writeFile(join(dir, 'T_Odd.uexp'), rename(uexp));
     } finally {
       await pak.close();
     }
@@ -241,6 +245,22 @@ describe('bad textures (loose copies made from the legacy pak)', () => {
     expect([p.width, p.height]).toEqual([64, 64]);
     const thumb = await backend.assetThumbnail({ installId: looseId, path: tex('T_Streaming') });
     expect([thumb.image?.width, thumb.error]).toEqual([64, undefined]); // the largest mip there is
+  });
+
+  it('names a pixel format it does not know, and offers no conversion', async () => {
+    const t = await backend.textureInfo({ installId: looseId, path: tex('T_Odd') });
+    expect([t.pixelFormat, t.converts]).toEqual(['PF_QQQ1', []]); // no DDS id either
+    await expect(backend.texturePixels({ installId: looseId, path: tex('T_Odd'), mip: 3 })).rejects.toThrow(/PF_QQQ1/);
+    const thumb = await backend.assetThumbnail({ installId: looseId, path: tex('T_Odd') });
+    expect([thumb.image, thumb.error]).toEqual([undefined, expect.stringMatching(/PF_QQQ1/)]);
+    await expect(backend.saveConversion({ installId: looseId, path: tex('T_Odd'), format: 'png', destination: join(out, 'T_Odd.png') })).rejects.toThrow(/does not convert to \.png/);
+    await expect(backend.saveConversion({ installId: looseId, path: tex('T_Odd'), format: 'dds', destination: join(out, 'T_Odd.dds') })).rejects.toThrow(/does not convert to \.dds/);
+  });
+
+  it('saves the mips the install has as .dds when the .ubulk is missing', async () => {
+    const dds = await backend.saveConversion({ installId: looseId, path: tex('T_Streaming'), format: 'dds', destination: join(out, 'T_Streaming.dds') });
+    // A 128-byte DDS header, then the inline mips 3 to 9 (64x64 down to 1x1 DXT1: 2,048 + 512 + 128 + 32 + 8 + 8 + 8 bytes).
+    expect(dds.bytes).toBe(128 + 2744);
   });
 
   it('answers a package cut short with a message naming the file, and keeps working', async () => {

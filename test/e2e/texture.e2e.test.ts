@@ -56,6 +56,10 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
       await writeFile(join(dir, 'T_Streaming.uexp'), uexp);
       await writeFile(join(dir, 'T_Short.uasset'), uasset);
       await writeFile(join(dir, 'T_Short.uexp'), uexp.subarray(0, 600));
+      // T_Odd: a pixel format name PakScope does not know (same length, in both files).
+      const rename = (b: Uint8Array) => { const c = Buffer.from(b); c.write('PF_QQQ1', c.toString('latin1').indexOf('PF_DXT1'), 'latin1'); return c; };
+      await writeFile(join(dir, 'T_Odd.uasset'), rename(uasset));
+      await writeFile(join(dir, 'T_Odd.uexp'), rename(uexp));
     } finally {
       await pak.close();
     }
@@ -192,6 +196,11 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     await poll(() => message.count()).toBeGreaterThan(0);
     expect(await message.first().textContent()).toMatch(/T_Short/);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-error.png') });
+
+    // An unknown pixel format: named, and nothing to save it as.
+    await openFromTree(page, 'T_Odd', `${TEXTURES}/T_Odd.uasset`);
+    await poll(() => page.getByTestId('texture-error').textContent()).toContain('PF_QQQ1');
+    expect(await page.locator('[data-testid^="texture-save-"]').count()).toBe(0);
 
     // The rest of the app still works: back to a good texture.
     await openFromTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
