@@ -10,7 +10,9 @@ export function packageAssets(model: Pick<PackageModel, 'exports'>): PackageAsse
   const out: PackageAsset[] = [];
   model.exports.forEach((e, i) => {
     const kind = assetKindOf(e.class);
-    if (kind) out.push({ exportIndex: i, name: e.name, class: e.class, kind: kind.kind, view: kind.view, converts: [...kind.converts] });
+    // A text is named by what it belongs to: every class's source is a "ScriptText".
+    const name = kind?.view === 'text' && e.outer ? e.outer.slice(e.outer.lastIndexOf('.') + 1) : e.name;
+    if (kind) out.push({ exportIndex: i, name, class: e.class, kind: kind.kind, view: kind.view, converts: [...kind.converts] });
   });
   return out;
 }

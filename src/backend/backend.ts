@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from '../shared/asset-api.js';
 import type {
@@ -29,6 +29,7 @@ import { ExportService } from './export.js';
 import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
 import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
+import { readAssetText } from './asset-text.js';
 import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
 import { checkOpenable, PathGrants } from './path-grants.js';
 import { RecentList } from './recent.js';
@@ -383,6 +384,11 @@ export class Backend implements PakScopeApi {
 
   async texturePixels(req: TexturePixelsRequest): Promise<TexturePixels> {
     return this.textures.pixels(await this.install(req.installId), req);
+  }
+
+  async assetText(req: AssetRequest): Promise<AssetText> {
+    const install = await this.install(req.installId);
+    return readAssetText(this.packages.packagesOf(req.installId, install), this.packages, req);
   }
 
   async assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail> {

@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type {
@@ -159,6 +159,8 @@ export interface PakScopeApi {
   textureInfo(req: AssetRequest): Promise<TextureView>;
   /** Decoded pixels of one mip and slice, a page at a time (decoded once, off this thread, then served from a cache). */
   texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
+  /** The text an export holds (a UE1/2 class's UnrealScript source): what the text preview shows. */
+  assetText(req: AssetRequest): Promise<AssetText>;
   /** A package's first texture, small (its smallest mip of 64 px or more, downscaled): a gallery cell. */
   assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
   /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
@@ -330,6 +332,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   setMappings: { installId: 'string', path: 'string', confirmed: 'boolean?' },
   pickMappings: { installId: 'string' },
   textureInfo: ASSET,
+  assetText: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr'] },

@@ -31,6 +31,21 @@ export interface AssetRequest {
   engine?: string;
 }
 
+/** A text an export holds (a UE1/2 class's UnrealScript source in its ScriptText), for the text view. */
+export interface AssetText {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  /** The export's name ("ScriptText") and the object it belongs to (its class), if any. */
+  name: string;
+  outer: string | null;
+  /** The file --format convert writes it as ("EnergySword.uc"). */
+  fileName: string;
+  /** The text view's language: "unrealscript" for a class's source, else "plaintext". */
+  language: string;
+  text: string;
+}
+
 /** A texture's facts for the view, with what it converts to. */
 export interface TextureView extends TextureInfo {
   /** Tree path of the package, as openPackage gives it. */

@@ -11,6 +11,7 @@ const LANGUAGES: Record<string, string> = {
   md: 'markdown',
   py: 'python',
   bat: 'bat', sh: 'shell',
+  uc: 'unrealscript', uci: 'unrealscript', // lib/unrealscript.ts
   usf: 'cpp', ush: 'cpp', hlsl: 'cpp', glsl: 'cpp', h: 'cpp', hpp: 'cpp', c: 'cpp', cpp: 'cpp', cs: 'csharp',
 };
 

@@ -26,7 +26,11 @@ import 'monaco-editor/esm/vs/basic-languages/bat/bat.contribution';
 import 'monaco-editor/esm/vs/basic-languages/shell/shell.contribution';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker&inline';
 
+import { registerUnrealScript } from './unrealscript.js';
+
 // Monaco declares window.MonacoEnvironment itself.
 window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
+// Not among Monaco's languages: UE1/2 source (.uc files, a .u package's ScriptText).
+registerUnrealScript(monaco);
 
 export { monaco };

@@ -1,0 +1,50 @@
+/**
+ * The text preview's API: a UE1/2 package's ScriptText exports as the package view's "text"
+ * previews (named after their class) and assetText giving the UnrealScript source, checked
+ * against the source UELib compiled TestUC1 from (Labels.uc, 2,261 characters).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../src/backend/backend.js';
+import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { corpus } from '../support/corpus.js';
+
+const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
+let configDir: string;
+let backend: Backend;
+let installId: string;
+beforeAll(async () => {
+  configDir = await mkdtemp(join(tmpdir(), 'pakscope-text-'));
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+  installId = (await backend.openInstall({ path: corpus('legacy') })).id;
+});
+afterAll(async () => {
+  await backend.close();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+describe('assetText', () => {
+  it('offers each class\'s script as a text preview named after the class', async () => {
+    const view = await backend.openPackage({ installId, path: 'uelib_TestUC1.u' });
+    const texts = view.assets.filter((a) => a.view === 'text');
+    expect(texts.map((a) => a.name).sort()).toEqual(['ClassDeclarations', 'Consts', 'DefaultProperties', 'DefaultPropertiesBase', 'ExprTokens', 'Labels']);
+    expect(texts.every((a) => a.kind === 'script' && a.class === 'TextBuffer')).toBe(true);
+    const labels = texts.find((a) => a.name === 'Labels')!;
+    const t = await backend.assetText({ installId, path: 'uelib_TestUC1.u', exportIndex: labels.exportIndex });
+    expect(t).toMatchObject({ name: 'ScriptText', outer: 'Labels', fileName: 'Labels.uc', language: 'unrealscript', exportIndex: labels.exportIndex });
+    const source = t.text.replace(/\r\n/g, '\n').replace(/\n$/, '');
+    expect(source).toHaveLength(2261);
+    expect(source.split('\n')[0]).toBe('class Labels extends Object;');
+    expect(JSON.parse(JSON.stringify(t))).toEqual(t);
+  });
+
+  it('gives the first text by default and refuses an export without one', async () => {
+    const t = await backend.assetText({ installId, path: 'ut99_EnergySword.u' });
+    expect(t.text.replace(/\r\n/g, '\n')).toMatch(/^class EnergySword extends TournamentWeapon;$/m);
+    await expect(backend.assetText({ installId, path: 'ut99_EnergySword.u', exportIndex: 0 })).rejects.toThrow(/export 0 holds no text/);
+    await expect(backend.assetText({ installId, path: 'ut99_1HH-TestBox-Large.unr' })).rejects.toThrow(/no export of this package holds text/);
+    expect(() => validateRequest('assetText', { installId, path: 1 })).toThrow(ApiValidationError);
+  });
+});
