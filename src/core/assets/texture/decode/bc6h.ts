@@ -59,19 +59,32 @@ const BIT_MAP: Uint8Array[] = LAYOUTS.map((layout) => {
   return Uint8Array.from(out);
 });
 
-const bytes = new Uint8Array(17);
+/**
+ * The same, as runs: header bits [from, from + length) (counted after the mode bits) go to bits
+ * [bit, bit + length) of one endpoint, in order. Runs copy several bits at once; a reversed field
+ * (rw[10:15]) is runs of one bit.
+ */
+const RUNS: Int32Array[] = BIT_MAP.map((map) => {
+  const runs: number[] = [];
+  for (let i = 0; i < map.length;) {
+    let n = 1;
+    while (i + n < map.length && map[i + n]! === map[i]! + n && (map[i]! & 15) + n < 16) n++;
+    runs.push(i, n, map[i]! >> 4, map[i]! & 15);
+    i += n;
+  }
+  return Int32Array.from(runs);
+});
+
+const words = new Int32Array(5);
 const ep = new Int32Array(12);
 /** Each subset's interpolated colours: pal[(subset * 16 + index) * 3 + channel], as floats. */
 const pal = new Float32Array(2 * 16 * 3);
 
-function bitAt(pos: number): number {
-  return (bytes[pos >> 3]! >> (pos & 7)) & 1;
-}
-
-function bitsAt(pos: number, n: number): number {
-  let v = 0;
-  for (let i = 0; i < n; i++) v |= bitAt(pos + i) << i;
-  return v;
+/** The 32 bits of the block from `pos` on (bits past the block read as 0). */
+function window(pos: number): number {
+  const i = pos >> 5, s = pos & 31;
+  // (x << 1) << (31 - s) is x << (32 - s), and 0 when s is 0.
+  return (words[i]! >>> s) | ((words[i + 1]! << 1) << (31 - s));
 }
 
 function signExtend(v: number, n: number): number {
@@ -98,22 +111,25 @@ function finish(v: number, signed: boolean): number {
 }
 
 function decodeBlock(src: Uint8Array, o: number, dst: Float32Array, d: number, pitch: number, signed: boolean): void {
-  for (let i = 0; i < 16; i++) bytes[i] = src[o + i]!;
-  const mode = MODE_OF[bytes[0]! & 31]!;
+  for (let w = 0; w < 4; w++) {
+    const k = o + 4 * w;
+    words[w] = src[k]! | (src[k + 1]! << 8) | (src[k + 2]! << 16) | (src[k + 3]! << 24);
+  }
+  const mode = MODE_OF[src[o]! & 31]!;
   if (mode < 0) {
     for (let y = 0; y < 4; y++) { dst.fill(0, d + y * pitch, d + y * pitch + 16); }
     return;
   }
-  const map = BIT_MAP[mode]!;
+  const runs = RUNS[mode]!;
   let pos = mode < 2 ? 2 : 5;
   ep.fill(0);
-  for (let i = 0; i < map.length; i++) {
-    const t = map[i]!;
-    ep[t >> 4] = ep[t >> 4]! | (bitAt(pos + i) << (t & 15));
+  for (let r = 0; r < runs.length; r += 4) {
+    const e = runs[r + 2]!;
+    ep[e] = ep[e]! | ((window(pos + runs[r]!) & ((1 << runs[r + 1]!) - 1)) << runs[r + 3]!);
   }
-  pos += map.length;
+  pos += BIT_MAP[mode]!.length;
   const ns = SUBSET_COUNT[mode]!;
-  const partition = ns === 2 ? bitsAt(pos, 5) : 0;
+  const partition = ns === 2 ? window(pos) & 31 : 0;
   if (ns === 2) pos += 5;
   const n = EP_BITS[mode]!, mask = (1 << n) - 1;
   const endpoints = ns * 6;
@@ -141,10 +157,13 @@ function decodeBlock(src: Uint8Array, o: number, dst: Float32Array, d: number, p
   }
   const anchors = ANCHOR_MASKS[(ns - 1) * 64 + partition]!;
   const subsets = (ns - 1) * 1024 + partition * 16;
+  // Index bits from a 32-bit window, refilled when it runs short.
+  let win = window(pos), avail = 32;
   for (let i = 0; i < 16; i++) {
     const nb = ib - ((anchors >> i) & 1);
-    const p = (SUBSETS[subsets + i]! * 16 + bitsAt(pos, nb)) * 3;
-    pos += nb;
+    if (avail < nb) { win = window(pos); avail = 32; }
+    const p = (SUBSETS[subsets + i]! * 16 + (win & ((1 << nb) - 1))) * 3;
+    win >>>= nb; avail -= nb; pos += nb;
     const at = d + (i >> 2) * pitch + (i & 3) * 4;
     dst[at] = pal[p]!; dst[at + 1] = pal[p + 1]!; dst[at + 2] = pal[p + 2]!; dst[at + 3] = 1;
   }
