@@ -1,6 +1,8 @@
 /** The converter registry: the texture kind is registered, and a package's convertible exports are found by class alone. */
 import { describe, expect, it } from 'vitest';
 import { assetKindOf, convertExport, convertibleExports, registerAssetKind } from '../../src/core/assets/index.js';
+import { openPackageFile } from '../../src/core/package/open-package.js';
+import { corpus } from '../support/corpus.js';
 
 describe('the converter registry', () => {
   it('knows the texture kind by its classes: the texture view, PNG first', () => {
@@ -11,6 +13,14 @@ describe('the converter registry', () => {
       expect(kind?.converts).toEqual(['png', 'dds', 'hdr']);
     }
     expect(assetKindOf('StaticMesh')).toBeUndefined();
+  });
+
+  it('knows an engine class named only by its script import hash (a Zen package read without global.utoc)', async () => {
+    // corpus/cooked/zen427_T_Emissive.uasset names its Texture2D class so
+    const { model } = await openPackageFile(corpus('cooked/zen427_T_Emissive.uasset'));
+    expect(model.exports[0]!.class).toBe('?0x5b93bca796d1fa6f');
+    expect(assetKindOf(model.exports[0]!.class)?.kind).toBe('texture');
+    expect(assetKindOf('?0x0000000000000000')).toBeUndefined();
   });
 
   it('lists the exports a kind converts, and refuses an extension the kind does not make', () => {

@@ -7,6 +7,7 @@
  */
 
 import type { InstallPackages } from '../package/open-package.js';
+import { scriptImportIndex } from '../zen/object-index.js';
 import type { Usmap } from '../usmap/types.js';
 import type { WorkerPool } from '../workers/pool.js';
 
@@ -69,6 +70,8 @@ export interface AssetKind {
 
 const kinds: AssetKind[] = [];
 const byClass = new Map<string, AssetKind>();
+/** Script import hash of "/Script/Engine.<class>" -> kind, for classes a package names only by hash. */
+const byClassHash = new Map<string, AssetKind>();
 
 /** Adds a kind; a class already claimed by another kind is a programming error. */
 export function registerAssetKind(kind: AssetKind): void {
@@ -77,11 +80,23 @@ export function registerAssetKind(kind: AssetKind): void {
     if (other && other !== kind) throw new Error(`class ${c} is claimed by both ${other.kind} and ${kind.kind}`);
   }
   kinds.push(kind);
-  for (const c of kind.classes) byClass.set(c, kind);
+  for (const c of kind.classes) {
+    byClass.set(c, kind);
+    byClassHash.set(scriptImportIndex(`/Script/Engine.${c}`), kind);
+  }
 }
 
-/** The kind that reads exports of class `className`, if any. */
-export const assetKindOf = (className: string): AssetKind | undefined => byClass.get(className);
+/**
+ * The kind that reads exports of class `className`, if any. A Zen package read without the
+ * global container names its classes by script import hash ("/Script/?0x5b93bca796d1fa6f", or
+ * "?0x5b93bca796d1fa6f" in short): those of the engine's classes are known too.
+ */
+export function assetKindOf(className: string): AssetKind | undefined {
+  const known = byClass.get(className);
+  if (known) return known;
+  const hash = /\?0x([0-9a-f]{16})$/.exec(className)?.[1];
+  return hash ? byClassHash.get(hash) : undefined;
+}
 
 /** Every registered kind, in registration order. */
 export const assetKinds = (): readonly AssetKind[] => kinds;
