@@ -1,0 +1,57 @@
+// The app's export with format 'convert' (the export dialog's "Converted"): textures written as PNG, one per slice, their .ubulk left out; progress counts every selected file.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../src/backend/backend.js';
+import { validateRequest, type ApiEvent, type ExportProgress, type ExportRequest, type ExportResult, type InstallSummary } from '../../src/shared/api.js';
+import { corpus } from '../support/corpus.js';
+import { readReferenceImage } from '../support/reference-image.js';
+import { makeTempDir, removeTempDirs } from '../fixtures/toc-writer.js';
+import { listTree } from '../export/helpers.js';
+
+const TEXTURES = 'CUE4ParseFixtures/Content/Fixtures/Textures';
+afterAll(removeTempDirs);
+
+async function runExport(backend: Backend, req: ExportRequest): Promise<{ result: ExportResult; progress: ExportProgress[]; filesTotal: number }> {
+  const events: ApiEvent[] = [];
+  const off = backend.onEvent((e) => events.push(e));
+  try {
+    const started = await backend.startExport(req);
+    const done = (): ExportResult | undefined => events.flatMap((e) => (e.type === 'export-done' && e.result.exportId === started.exportId ? [e.result] : []))[0];
+    const t0 = Date.now();
+    while (!done()) {
+      if (Date.now() - t0 > 30_000) throw new Error('export did not finish');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const progress = events.flatMap((e) => (e.type === 'export-progress' && e.exportId === started.exportId ? [e.progress] : []));
+    return { result: done()!, progress, filesTotal: started.filesTotal };
+  } finally {
+    off();
+  }
+}
+
+describe("the app's export, format 'convert'", () => {
+  let backend: Backend;
+  let summary: InstallSummary;
+  beforeAll(async () => {
+    backend = new Backend({ configDir: await makeTempDir(), dialogs: { pickFolder: async () => null, pickFile: async () => null }, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' }, anyPath: true });
+    summary = await backend.openInstall({ path: corpus('cue58/IoStore/Tagged/Uncompressed') });
+  });
+  afterAll(() => backend.close());
+
+  it('writes T_Cube as six PNGs and T_Streaming as one, without the .uasset and .ubulk, progress to the end', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const req: ExportRequest = {
+      installId: summary.id, paths: [`${TEXTURES}/T_Cube.uasset`, `${TEXTURES}/T_Streaming.uasset`], destination: out, format: 'convert', output: 'folder', conflict: 'skip',
+    };
+    expect(() => validateRequest('startExport', req)).not.toThrow();
+    const { result, progress, filesTotal } = await runExport(backend, req);
+    expect(filesTotal).toBe(3); // the two packages and T_Streaming's .ubulk
+    expect(result).toMatchObject({ files: 7, cancelled: false, failedCount: 0, skippedCount: 0 });
+    expect(await listTree(out)).toEqual([...[0, 1, 2, 3, 4, 5].map((s) => `${TEXTURES}/T_Cube_${s}.png`), `${TEXTURES}/T_Streaming.png`]);
+    expect(progress.at(-1)).toMatchObject({ filesDone: 3, filesTotal: 3 });
+    const face = readReferenceImage(join(out, TEXTURES, 'T_Cube_2.png'));
+    // slice 2 of the fixtures' pattern at (0, 0)
+    expect([...face.rgba.subarray(0, 4)]).toEqual([82, 134, 194, 255 - 14]);
+    expect([readReferenceImage(join(out, TEXTURES, 'T_Streaming.png')).width]).toEqual([512]);
+  });
+});
