@@ -160,7 +160,9 @@ ASTC_SIZES.forEach((size, k) => {
   const base = { blockWidth: w, blockHeight: h, blockBytes: 16, srgbCapable: true, dds: { dxgiFormat: 134 + 4 * k } };
   ENTRIES[`PF_ASTC_${size}`] = { ...base, channels: 'rgba', hdr: false, decode: blocks(w, h, 16, astcBlockDecoder(w, h)) };
   ENTRIES[`PF_ASTC_${size}_HDR`] = { ...base, channels: 'rgba', hdr: true, srgbCapable: false };
-  ENTRIES[`PF_ASTC_${size}_NORM_RG`] = { ...base, channels: 'rg', hdr: false, srgbCapable: false, decode: blocks(w, h, 16, astcBlockDecoder(w, h)) };
+  // The high-precision normal map variants: decoded as stored (which channels hold X and Y is the
+  // normal map's business, as for the other ASTC normal maps: X in RGB, Y in alpha).
+  ENTRIES[`PF_ASTC_${size}_NORM_RG`] = { ...base, channels: 'rgba', hdr: false, srgbCapable: false, decode: blocks(w, h, 16, astcBlockDecoder(w, h)) };
 });
 
 export const PIXEL_FORMATS: ReadonlyMap<string, PixelFormatInfo> = new Map(
