@@ -139,7 +139,7 @@ describe('raw export of real containers', () => {
     expect(s.failed.filter((f) => f.path.startsWith('mount/'))).toHaveLength(4);
     const camera = s.failed.filter((f) => f.path.startsWith('Engine/Content/EditorMaterials/Camera/'));
     expect(camera.length).toBeGreaterThan(0);
-    for (const f of camera) expect(f.error).toMatch(/m3d_android_MODEL_3D-Android_ASTC\.ucas is missing/);
+    for (const f of camera) expect(f.error).toMatch(/m3d_android_MODEL_3D-Android_ASTC\.ucas does not exist/);
     expect(s.failed.find((f) => f.path === 'No/Such/Thing')?.error).toBe('no such file or folder in the install');
     expect(await listTree(out)).toEqual(curves.map((f) => f.path).sort());
   });
