@@ -3,19 +3,19 @@
  * running foreign script could send. A case is a method and a raw JSON body with placeholders
  * ($INSTALL_ID, $INSTALL, $DEST, $SANDBOX, $SECRET) filled in at run time. For every case:
  * - the answer is never a 500 (a refusal is a 4xx with a message);
- * - nothing is written in the sandbox outside the export folder $DEST (listed after each case,
- *   exports waited for);
+ * - nothing is written in the sandbox but below the folder the request named as its destination
+ *   (listed before and after each case, exports waited for);
  * - no prototype is polluted;
  * - a path the user did not give (anything but the install) is never opened or read: openInstall
  *   and setMappings answer 403 or 400 for it, whether it exists or not;
- * - an export that starts writes below $DEST.
+ * - an export that starts writes below the destination it was given.
  * Saved cases (api-cases.json) are replayed by hostile.test.ts; `npm run fuzz` makes random ones.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Backend } from '../../src/backend/backend.js';
 import { noDialogs } from '../../src/backend/dialogs.js';
@@ -42,6 +42,16 @@ const HOSTILE_PATHS = [
   '/etc/passwd', '/etc', '/dev/zero', '/dev/null', '/dev/stdin', '/proc/self/environ', '/', '$SECRET', '$SANDBOX', '$INSTALL/..',
   '$INSTALL/../../..', '../../etc/passwd', 'relative/path', '~/.ssh/id_rsa', 'C:\\Windows\\System32', '\\\\server\\share\\x', 'file:///etc/passwd',
   ' ', '', '/no/such/file', '$DEST', '$INSTALL\u0007', '/tmp/../etc/passwd',
+];
+
+/**
+ * Export folders: in browser mode the page may name any absolute folder outside the install (the
+ * Export dialog's typed destination), so the campaign names only folders in its sandbox and ones
+ * the rules refuse; it must never write outside its sandbox itself.
+ */
+const HOSTILE_DESTINATIONS = [
+  '$SANDBOX', '$DEST/../..', '$DEST/sub', '$SECRET', '$SECRET/x', '$INSTALL', '$INSTALL/..', '$INSTALL/Sub', 'relative/path', ' ', '',
+  '$DEST\u0007', '/dev/null', '/dev/null/x', '/etc/passwd', '/proc/self/environ', 'C:\\Windows', '\\\\server\\share', 'file:///tmp',
 ];
 
 /** Zip and file names a hostile page would export to. */
@@ -99,7 +109,7 @@ export function randomApiCase(rng: Rng): ApiCase {
     text = JSON.stringify(body).replace(/^\{/, `{${JSON.stringify(rng.pick(INHERITED))}:{"polluted":true},`);
   } else if (roll < 45 && keys.some((k) => /path|destination/.test(k))) {
     const key = rng.pick(keys.filter((k) => /path|destination/.test(k)));
-    body[key] = rng.pick(HOSTILE_PATHS);
+    body[key] = rng.pick(key === 'destination' ? HOSTILE_DESTINATIONS : HOSTILE_PATHS);
     if (rng.chance(0.3)) body['confirmed'] = true;
     text = JSON.stringify(body);
   } else if (roll < 70 && method === 'startExport') {
@@ -141,7 +151,6 @@ export class HostileApiEnv {
     readonly backend: Backend,
     readonly host: RunningHost,
     public installId: string,
-    private readonly before: string[],
   ) {}
 
   static async start(): Promise<HostileApiEnv> {
@@ -157,7 +166,7 @@ export class HostileApiEnv {
     backend.grantPath(INSTALL); // as `npm run web <install>` does
     const installId = (await backend.openInstall({ path: INSTALL })).id;
     const host = await startHost({ backend, staticDir: web });
-    return new HostileApiEnv(sandbox, dest, secret, backend, host, installId, listOutside(sandbox, dest));
+    return new HostileApiEnv(sandbox, dest, secret, backend, host, installId);
   }
 
   fill(text: string): string {
@@ -185,6 +194,7 @@ export class HostileApiEnv {
   async run(c: ApiCase): Promise<string[]> {
     const problems: string[] = [];
     const body = this.fill(c.body);
+    const before = new Set(listAll(this.sandbox));
     const done = new Map<string, boolean>();
     const off = this.backend.onEvent((e: ApiEvent) => { if (e.type === 'export-done') done.set(e.result.exportId, true); });
     try {
@@ -197,12 +207,18 @@ export class HostileApiEnv {
       const path = typeof request?.['path'] === 'string' ? request['path'] : null;
       // `confirmed` is the page's own confirmation, which the browser host takes (path-grants.ts).
       const confirmed = request?.['confirmed'] === true;
-      if ((c.method === 'openInstall' || c.method === 'setMappings') && path !== null && path.trim() !== '' && !sameInstall(path) && !confirmed && reply.status === 200) {
+      const given = path !== null && (sameInstall(path) || this.confirmed.has(resolve(path.trim())));
+      if ((c.method === 'openInstall' || c.method === 'setMappings') && path !== null && path.trim() !== '' && !given && !confirmed && reply.status === 200) {
         problems.push(`${c.method} opened ${JSON.stringify(path)}, which the user did not give`);
       }
+      // A path the page confirmed was given from then on (as the backend remembers it).
+      if (confirmed && path !== null && path.trim() !== '' && (reply.status === 200 || reply.status === 400 || reply.status === 404)) {
+        this.confirmed.add(resolve(path.trim()));
+      }
+      const destination = typeof request?.['destination'] === 'string' ? resolve(request['destination'].trim() || '/nowhere') : null;
       if (reply.status === 200 && c.method === 'startExport') {
         const target = String(parsed.value?.['target'] ?? '');
-        if (!isBelow(this.dest, target)) problems.push(`startExport writes ${target}, outside ${this.dest}`);
+        if (destination === null || !isBelow(destination, target)) problems.push(`startExport writes ${target}, outside ${destination}`);
         const id = String(parsed.value?.['exportId'] ?? '');
         for (let t = 0; !done.has(id) && t < 400; t++) await new Promise((r) => setTimeout(r, 25));
         if (!done.has(id)) problems.push('the export did not finish in 10 s');
@@ -225,13 +241,16 @@ export class HostileApiEnv {
     if (({} as Record<string, unknown>)['polluted'] !== undefined || Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')) {
       problems.push('Object.prototype was polluted');
     }
-    const after = listOutside(this.sandbox, this.dest);
-    const added = after.filter((p) => !this.before.includes(p));
-    if (added.length > 0) problems.push(`written outside the export folder: ${added.slice(0, 5).join(', ')}`);
+    const request = safeParse(body);
+    const allowed = typeof request?.['destination'] === 'string' && request['destination'].trim() !== '' ? resolve(request['destination'].trim()) : null;
+    const added = listAll(this.sandbox).filter((p) => !before.has(p) && !(allowed !== null && isBelow(allowed, join(this.sandbox, p))));
+    if (added.length > 0) problems.push(`written outside the destination ${allowed ?? '(none)'}: ${added.slice(0, 5).join(', ')}`);
     return problems;
   }
 
   private backendReopen = false;
+  /** Paths confirmed by earlier cases (the backend grants them). */
+  private readonly confirmed = new Set<string>();
 
   async close(): Promise<void> {
     await this.host.close();
@@ -259,13 +278,13 @@ function isBelow(root: string, path: string): boolean {
   return !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-z]:/i.test(rel);
 }
 
-/** Every path in the sandbox outside the export folder and the config folder (which the app writes). */
-function listOutside(sandbox: string, dest: string): string[] {
+/** Every path in the sandbox but the config folder (which the app writes). */
+function listAll(sandbox: string): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
-      if (p === dest || p === join(sandbox, 'config')) continue;
+      if (p === join(sandbox, 'config')) continue;
       out.push(relative(sandbox, p));
       if (e.isDirectory()) walk(p);
     }
