@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStorage, HashCheck } from '../archive.js';
 import { aesDecrypt } from '../crypto/aes.js';
+import { getCodec } from '../codecs/registry.js';
 import { keyGuidText } from '../crypto/index-key.js';
 import { ZERO_GUID, type KeyRing } from '../crypto/keys.js';
 import { asError, DecodeError, FormatError } from '../errors.js';
@@ -238,7 +239,9 @@ export class PakArchive implements Archive {
     const record = await this.readInDataRecord(e, path);
     // What a read checks of the entry's layout (the block count its sizes imply, every block
     // inside the file): an entry no read can return is not ok, whatever its hash says.
-    planEntryRead(e, this.path, this.src.size, path);
+    const pieces = planEntryRead(e, this.path, this.src.size, path);
+    // A method no codec decodes (a damaged method table) cannot be read either.
+    for (const codec of new Set(pieces.map((p) => p.codec))) getCodec(codec);
     if (this.fmt.ctr && isEncrypted(e) && !e.iv) {
       throw new FormatError(this.path, `entry "${path}"`, e.offset, 'encrypted entry of an AES-CTR pak has no IV');
     }
