@@ -16,6 +16,7 @@ import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { lsCommand } from './commands/ls.js';
 import { propsCommand } from './commands/props.js';
+import { tableCommand } from './commands/table.js';
 import { textureCommand } from './commands/texture.js';
 import { thumbnailCommand } from './commands/thumbnail.js';
 import { treeCommand } from './commands/tree.js';
@@ -26,7 +27,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, textureCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, textureCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

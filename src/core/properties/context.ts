@@ -2,7 +2,10 @@
  * What reading an object's properties needs from its package: names, object references, the
  * versions the package was saved with and, for unversioned properties, the mappings.
  */
+import type { BinaryReader } from '../io/binary-reader.js';
 import type { MappedStruct, MappedType, Usmap } from '../usmap/types.js';
+import type { PropertyReader } from './reader.js';
+import type { PropertyEntry } from './types.js';
 import type { PropertyVersions } from './versions.js';
 
 export interface PropertyContext {
@@ -26,7 +29,16 @@ export interface PropertyContext {
   localStructs?: ReadonlyMap<string, MappedStruct>;
   /** Record where each entry's bytes are (PropertyEntry.range, .elements): the app's hex view needs them, the CLI does not. */
   offsets?: boolean;
+  /** Reads an export's native data after its property stream (see NativeDataReader). */
+  nativeData?: NativeDataReader;
 }
+
+/**
+ * Reads what a class serializes after its properties (a data table's rows, a string table's
+ * entries): `r` stands just past the property stream. Returns undefined for classes it does not
+ * read; what it returns becomes ExportProperties.native. FormatErrors become nativeError.
+ */
+export type NativeDataReader = (pr: PropertyReader, r: BinaryReader, exp: { name: string; class: string; properties: readonly PropertyEntry[] }) => unknown;
 
 /** A property's type: the mapping schema's shape, also built from tags. */
 export type PropType = MappedType;

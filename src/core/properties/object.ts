@@ -92,12 +92,23 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
       pr.taggedProperties(r, false, properties);
     }
     out.propertyBytes = r.pos - out.propertyStart;
+    if (ctx.nativeData) readNative(ctx, pr, r, out, properties);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     out.error = e.message;
     out.propertyBytes = r.pos - out.propertyStart;
   }
   return finish(out, properties, notes);
+}
+
+function readNative(ctx: PropertyContext, pr: PropertyReader, r: BinaryReader, out: ExportProperties, properties: PropertyEntry[]): void {
+  try {
+    const native = ctx.nativeData!(pr, r, { name: out.name, class: out.class, properties });
+    if (native !== undefined) out.native = native;
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    out.nativeError = e.message;
+  }
 }
 
 function finish(out: ExportProperties, properties: PropertyEntry[], notes: string[]): ExportProperties {

@@ -9,7 +9,7 @@ import type { UAssetPackage } from '../uasset/package.js';
 import type { Usmap } from '../usmap/types.js';
 import type { ResolvedPackage } from '../zen/resolve.js';
 import type { ZenPackage } from '../zen/types.js';
-import type { PropertyContext } from './context.js';
+import type { NativeDataReader, PropertyContext } from './context.js';
 import { readObjectProperties } from './object.js';
 import type { PackageProperties } from './types.js';
 import type { PropertyVersions } from './versions.js';
@@ -21,6 +21,8 @@ export interface ReadPropertiesOptions {
   engine?: EngineVersion;
   /** Record the byte range of every entry (PropertyEntry.range, .elements). */
   offsets?: boolean;
+  /** Reads each export's native data after its properties (ExportProperties.native). */
+  nativeData?: NativeDataReader;
 }
 
 const isUnversioned = (packageFlags: number): boolean => (packageFlags & PackageFlags.PKG_UnversionedProperties) !== 0;
@@ -44,6 +46,7 @@ export function uassetProperties(pkg: UAssetPackage, bytes: Uint8Array, uexp?: U
     softObjectPaths: pkg.softObjectPaths.map((p) => p.path),
     mappings: opts.mappings,
     offsets: opts.offsets,
+    ...(opts.nativeData ? { nativeData: opts.nativeData } : {}),
   };
   const uexpName = pkg.fileName.replace(/\.(uasset|umap)$/i, '') + '.uexp';
   const objects = pkg.exports.map((e) => {
@@ -86,6 +89,7 @@ export function zenProperties(pkg: ZenPackage, chunk: Uint8Array, resolved: Reso
     unversioned,
     mappings: opts.mappings,
     offsets: opts.offsets,
+    ...(opts.nativeData ? { nativeData: opts.nativeData } : {}),
   };
   const objects = pkg.exports.map((e) => {
     const r = resolved.exports[e.index];

@@ -65,6 +65,10 @@ export interface ExportProperties {
   encoding: 'tagged' | 'unversioned' | 'ue12' | 'none';
   /** Set when the stream could not be read to its end; `properties` holds what was read before. */
   error: string | null;
+  /** With a NativeDataReader: what it read after the property stream. */
+  native?: unknown;
+  /** With a NativeDataReader: why the native data could not be read. */
+  nativeError?: string;
   /** Things the reader knows it did not do (class defaults not reached, mappings missing...). */
   notes?: string[];
 }
