@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PackageByteRegion, TreeEntry } from '../../src/shared/api.js';
 import { dagreLayout, layeredLayout } from '../../src/renderer/src/lib/graph-layout.js';
-import { isPackageEntry, regionIndexAt, regionsByRef, shownRows, type TableRow } from '../../src/renderer/src/lib/package-view.js';
+import { columnTrack, headerWidth, isMainPackageEntry, isPackageEntry, regionIndexAt, regionsByRef, shownRows, type TableRow } from '../../src/renderer/src/lib/package-view.js';
 import { TreeModel } from '../../src/renderer/src/lib/tree-model.js';
 import { revealPath } from '../../src/renderer/src/lib/tree-reveal.js';
 
@@ -138,5 +138,27 @@ describe('revealing a file in the tree', () => {
     expect(await revealPath(m, 'G/C/B.uasset')).toBe(true);
     expect(m.selectedRow?.entry.path).toBe('G/C/B.uasset');
     expect(await revealPath(m, 'G/Nope/A.uasset')).toBe(false);
+  });
+});
+
+describe('table columns (issue 24, 12: headers never clipped)', () => {
+  it('widens a column to its header label, keeping wider ones and flexible tracks', () => {
+    const dup = headerWidth('Duplicate offset');
+    expect(dup).toBeGreaterThan(96);
+    expect(columnTrack({ key: 'd', label: 'Duplicate offset', numeric: true, width: '96px' })).toBe(`${dup}px`);
+    expect(columnTrack({ key: 'i', label: '#', numeric: true, width: '64px' })).toBe('64px');
+    expect(columnTrack({ key: 'c', label: 'Cooked index', width: 'minmax(40px, 1fr)' })).toBe(`minmax(${headerWidth('Cooked index')}px, 1fr)`);
+    expect(columnTrack({ key: 'p', label: 'Path', width: 'minmax(200px, 2fr)' })).toBe('minmax(200px, 2fr)');
+  });
+});
+
+describe('isMainPackageEntry (issue 24, 7: a .ubulk selected shows as a file)', () => {
+  const file = (path: string): TreeEntry => ({ name: path, path, isDir: false, size: 1, fileCount: 1 });
+  it('takes a package file, not its companions', () => {
+    expect(isMainPackageEntry(file('A/SW_Inline.uasset'))).toBe(true);
+    expect(isMainPackageEntry(file('A/Map.umap'))).toBe(true);
+    expect(isMainPackageEntry(file('A/SW_Inline.ubulk'))).toBe(false);
+    expect(isMainPackageEntry(file('A/SW_Inline.uexp'))).toBe(false);
+    expect(isPackageEntry('A/SW_Inline.ubulk')).toBe(true); // Enter on it still opens its package
   });
 });

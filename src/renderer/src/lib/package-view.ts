@@ -235,6 +235,25 @@ export function tableTabLabel(id: string, title: string): string {
   return TABLE_TABS[id] ?? title;
 }
 
+/** About how wide a header label is drawn (11 px uppercase, .04em spacing), with its padding and sort arrow. */
+export function headerWidth(label: string): number {
+  return Math.ceil(label.length * 8 + 16 + 12);
+}
+
+/**
+ * A column's grid track, never narrower than its header: "96px" for "Duplicate offset" becomes
+ * wide enough to show the label whole; "minmax(120px, 1fr)" gets a bigger minimum.
+ */
+export function columnTrack(col: TableColumn): string {
+  const need = headerWidth(col.label);
+  const width = col.width ?? 'minmax(80px, 1fr)';
+  const fixed = /^(\d+)px$/.exec(width);
+  if (fixed) return `${Math.max(Number(fixed[1]), need)}px`;
+  const min = /^minmax\((\d+)px,\s*(.+)\)$/.exec(width);
+  if (min) return `minmax(${Math.max(Number(min[1]), need)}px, ${min[2]})`;
+  return width;
+}
+
 /** "0x1F (31)" style for offsets in cells. */
 export function hexCell(n: number): string {
   return `0x${n.toString(16).toUpperCase()}`;
