@@ -99,8 +99,11 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     await page.getByTestId('texture-channel-a').click();
     expect(await page.getByTestId('texture-channel-a').getAttribute('aria-pressed')).toBe('false');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-zoomed.png') });
-    await page.getByTestId('texture-channel-a').click();
-    await page.getByTestId('texture-fit').click();
+    // Keys, once the view has the focus: A the alpha channel, F fit.
+    await canvas.click();
+    await page.keyboard.press('a');
+    expect(await page.getByTestId('texture-channel-a').getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('f');
     await poll(() => canvas.getAttribute('data-fit')).toBe('true');
 
     // Save as PNG (browser mode: the path is typed).
