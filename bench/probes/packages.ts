@@ -155,7 +155,7 @@ for (const [i, p] of picks.entries()) {
   sample ??= { name: pkg.name, exports: pkg.exports.length, imports: pkg.imports.length, firstExportClass: resolved.exports[0]?.classPath };
 }
 
-// ---- the app's package view path, for reference ----
+// ---- the app's package view path: the package_view_ms target ----
 let appOpenMedianMs: number | null = null;
 let appOpenP95Ms: number | null = null;
 let appOpenError: string | undefined;

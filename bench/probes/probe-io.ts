@@ -3,6 +3,8 @@
  * is PakScope's own process, not the bench's): arguments as one JSON argv entry, the result as
  * one "RESULT {json}" line on stdout. Progress goes to stderr.
  */
+import { readFileSync } from 'node:fs';
+
 export const RESULT_PREFIX = 'RESULT ';
 
 export function probeArgs<T>(): T {
@@ -31,4 +33,21 @@ export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+/**
+ * This process's own peak resident size in MiB: VmHWM from /proc/self/status (threads share it,
+ * so workers count). Not process.resourceUsage().maxRSS: Linux carries a forked child's RSS over
+ * exec into it, so a probe started from a big bench process would report the bench's size.
+ * Elsewhere (no /proc) maxRSS it is.
+ */
+export function peakRssMb(): number {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kib = /^VmHWM:\s*(\d+)\s*kB/m.exec(status)?.[1];
+    if (kib !== undefined) return Number(kib) / 1024;
+  } catch {
+    // No procfs.
+  }
+  return process.resourceUsage().maxRSS / 1024;
 }
