@@ -45,6 +45,8 @@ export interface TargetResult {
   unit: string;
   met: boolean;
   note?: string;
+  /** Set on a row carried over from an earlier run (--only): the date it was measured. */
+  measured?: string;
 }
 
 export interface MachineInfo {
@@ -132,11 +134,14 @@ export function validateResults(x: unknown): string[] {
     if (typeof t.met !== 'boolean') errors.push(`${t.name}: met must be a boolean`);
     if (t.value === null && t.met) errors.push(`${t.name}: no value cannot meet its target`);
     if (t.value === null && !t.note) errors.push(`${t.name}: a missing value needs a note saying why`);
+    if (t.measured !== undefined && !/^\d{4}-\d\d-\d\d$/.test(t.measured)) errors.push(`${t.name}: measured must be a date (YYYY-MM-DD)`);
   }
   return errors;
 }
 
 const fmt = (v: number | null): string => (v === null ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+/** The note, said to come from an earlier run when the row was carried over. */
+const noteOf = (t: TargetResult): string => (t.measured ? `[carried over from the run of ${t.measured}] ` : '') + (t.note ?? '');
 const goal = (t: TargetResult): string => {
   const s = specOf(t.name);
   return `${s.kind === 'min' ? '≥' : s.strict ? '<' : '≤'} ${t.target} ${t.unit}`;
@@ -154,7 +159,7 @@ function heading(r: BenchResults): string {
 
 /** The table printed at the end of a run. */
 export function formatTable(r: BenchResults): string {
-  const rows = r.targets.map((t) => [t.name, `${fmt(t.value)} ${t.unit}`, goal(t), t.met ? 'yes' : 'NO', t.note ?? '']);
+  const rows = r.targets.map((t) => [t.name, `${fmt(t.value)} ${t.unit}`, goal(t), t.met ? 'yes' : 'NO', noteOf(t)]);
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((x) => x[c]!.length), ['target', 'value', 'goal', 'met'][c]!.length));
   const line = (cells: string[]): string => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd();
   return [heading(r), '', line(['target', 'value', 'goal', 'met', 'note']), ...rows.map(line)].join('\n');
@@ -166,9 +171,10 @@ export function formatMarkdown(r: BenchResults): string {
   return [
     `Benchmark (\`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`), ${esc(heading(r))}`,
     '',
+    ...(r.targets.some((t) => t.measured) ? ['Rows marked "carried over" were not measured in this run (`--only`): their figures are from the run of the date given.', ''] : []),
     '| Target | Value | Goal | Met | Note |',
     '| --- | ---: | --- | :---: | --- |',
-    ...r.targets.map((t) => `| \`${t.name}\` | ${fmt(t.value)} ${t.unit} | ${goal(t)} | ${t.met ? 'yes' : '**no**'} | ${esc(t.note ?? '')} |`),
+    ...r.targets.map((t) => `| \`${t.name}\` | ${fmt(t.value)} ${t.unit} | ${goal(t)} | ${t.met ? 'yes' : '**no**'} | ${esc(noteOf(t))} |`),
     '',
   ].join('\n');
 }

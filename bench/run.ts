@@ -219,9 +219,9 @@ async function previousResults(): Promise<BenchResults | undefined> {
   const path = join(here, `results-${mode}.json`);
   if (!only || !existsSync(path)) return undefined;
   const prev = JSON.parse(await readFile(path, 'utf8')) as BenchResults;
-  // Targets of the groups measured now may be missing from an older file (targets added since).
-  const measuredNow = new Set(GROUPS.filter(([g]) => wants(g)).flatMap(([, names]) => names));
-  const problems = validateResults(prev).filter((p) => ![...measuredNow].some((n) => p === `target ${n} appears 0 times`));
+  // Targets may be missing from an older file (targets added since): those rows are measured now
+  // or reported as not measured; any other problem means the file is not trusted.
+  const problems = validateResults(prev).filter((p) => !/^target \w+ appears 0 times$/.test(p));
   return problems.length === 0 && prev.install.path === manifest.root ? prev : undefined;
 }
 const previous = await previousResults();
@@ -233,7 +233,8 @@ for (const [group, names, measure] of GROUPS) {
     const kept = names.map((n) => previous?.targets.find((t) => t.name === n));
     if (kept.every((t) => t !== undefined)) {
       log(`${group}: kept from the run of ${previous!.date}`);
-      targets.push(...(kept as TargetResult[]));
+      // Each carried row keeps the date it was measured (an earlier --only run may have carried it already).
+      targets.push(...(kept as TargetResult[]).map((t) => ({ ...t, measured: t.measured ?? previous!.date })));
     } else {
       targets.push(...names.map((n) => targetResult(n, null, `not measured in this run (--only ${onlyArg})`)));
     }

@@ -207,4 +207,16 @@ describe('the results file', () => {
     }
     expect(formatMarkdown(r).split('\n').filter((l) => l.startsWith('| `'))).toHaveLength(TARGET_SPECS.length);
   });
+
+  it('marks rows carried over from an earlier run with their date, and only those', () => {
+    const r = sample();
+    r.targets[2] = { ...r.targets[2]!, measured: '2024-12-30', note: 'old graph' };
+    expect(validateResults(r)).toEqual([]);
+    const rows = formatMarkdown(r).split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows[2]).toContain('[carried over from the run of 2024-12-30] old graph');
+    expect(rows.filter((l) => l.includes('carried over'))).toHaveLength(1);
+    expect(formatTable(r)).toContain('[carried over from the run of 2024-12-30]');
+    r.targets[2] = { ...r.targets[2]!, measured: 'yesterday' };
+    expect(validateResults(r)).toEqual(['graph_s: measured must be a date (YYYY-MM-DD)']);
+  });
 });
