@@ -14,6 +14,7 @@ import { catCommand } from './commands/cat.js';
 import { depsCommand } from './commands/deps.js';
 import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
+import { locresCommand } from './commands/locres.js';
 import { lsCommand } from './commands/ls.js';
 import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
@@ -27,7 +28,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, textureCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, textureCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {
