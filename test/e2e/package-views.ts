@@ -42,6 +42,9 @@ export async function checkPackageViews(page: Page, artifacts: string): Promise<
   await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Animations/AC_Fixture');
   expect(await page.getByTestId('package-format').textContent()).toBe('Zen · UE5.6-5.8');
   expect(await text(page, 'summary-flags')).toMatch(/0x80000200\s*PKG_Cooked\s*PKG_FilterEditorOnly/);
+  // The header's versions and the properties' encoding, each line saying what it means (issue 24, 9).
+  expect(await text(page, 'version-note-propertyEncoding')).toBe('(no PKG_UnversionedProperties flag: each property stored with its name and type)');
+  expect(await text(page, 'version-note-unversionedPackage')).toBe('(the header states its file versions)');
   expect(await text(page, 'summary-header')).toMatch(/headerSize\s*1,058/);
   await page.screenshot({ path: join(artifacts, 'e2e-package-summary.png') });
 

@@ -16,6 +16,7 @@ import { packageInfoJson, type PackageModel } from '../../core/package-model.js'
 import { PACKAGE_FILE_TAG, findClassicEngineRelease } from '../../core/uasset/versions.js';
 import { JSON_OPTION, type Command, type OptionSpec, type OptionValues } from '../command.js';
 import { plural } from '../../shared/format.js';
+import { versionNote } from '../../shared/version-notes.js';
 import type { Session } from '../session.js';
 import { UsageError } from '../usage-error.js';
 
@@ -133,14 +134,6 @@ async function printPackage(session: Session, opened: OpenedPackage): Promise<vo
   await printPackageText(session, opened, m);
 }
 
-/** What the lines easily read as one thing say: the header's versions apart from the properties' encoding. */
-const VERSION_NOTES: Record<string, (v: unknown) => string> = {
-  unversionedPackage: (v) => (v ? ' (the header states no file versions: read with the engine\'s)' : ' (the header states its file versions)'),
-  propertyEncoding: (v) => (v === 'unversioned'
-    ? ' (PKG_UnversionedProperties: stored by class schema, read with mappings)'
-    : ' (no PKG_UnversionedProperties flag: each property stored with its name and type)'),
-};
-
 /** A value on one line: scalars as they are, lists by their length, objects left out. */
 function scalar(v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
@@ -159,7 +152,8 @@ async function printPackageText(session: Session, opened: OpenedPackage, m: Pack
   ];
   for (const [k, v] of Object.entries(m.version)) {
     const s = scalar(v);
-    if (s !== undefined) rows.push([`version.${k}`, s + (VERSION_NOTES[k]?.(v) ?? '')]);
+    const note = versionNote(k, v);
+    if (s !== undefined) rows.push([`version.${k}`, note ? `${s} (${note})` : s]);
   }
   rows.push(['Package flags', `0x${(m.packageFlags.value >>> 0).toString(16).padStart(8, '0')}${m.packageFlags.names.length ? ` (${m.packageFlags.names.join(', ')})` : ''}`]);
   for (const [k, v] of Object.entries(m.summary)) {
