@@ -32,7 +32,8 @@ describe('zoom and pan', () => {
   it('fits the image, centred, and shows it 1:1', () => {
     expect(fitTransform(64, 32, 524, 400, 12)).toEqual({ zoom: 7.8125, panX: 12, panY: 75 });
     expect(fitTransform(8192, 8192, 1000, 800, 0).zoom).toBeCloseTo(800 / 8192);
-    expect(fitTransform(1, 1, 1000, 800).zoom).toBe(16); // small images are enlarged at most 16x
+    expect(fitTransform(1, 1, 1000, 800).zoom).toBe(256); // small images are enlarged, up to the largest zoom
+    expect(fitTransform(8, 8, 524, 424, 12).zoom).toBe(50);
     expect(actualSize(100, 50, 300, 200)).toEqual({ zoom: 1, panX: 100, panY: 75 });
   });
 

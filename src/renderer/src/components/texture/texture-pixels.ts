@@ -108,9 +108,9 @@ export const MAX_ZOOM = 256;
 /** From this zoom on, the pixel grid is drawn. */
 export const GRID_ZOOM = 8;
 
-/** The whole image in the canvas, centred (small images are enlarged, up to 16x). */
+/** The whole image in the canvas, centred (small images and small mips are enlarged to fill it). */
 export function fitTransform(width: number, height: number, canvasWidth: number, canvasHeight: number, margin = 12): ViewTransform {
-  const zoom = Math.min(16, Math.max(MIN_ZOOM, Math.min((canvasWidth - 2 * margin) / width, (canvasHeight - 2 * margin) / height)));
+  const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.min((canvasWidth - 2 * margin) / width, (canvasHeight - 2 * margin) / height)));
   return { zoom, panX: (canvasWidth - width * zoom) / 2, panY: (canvasHeight - height * zoom) / 2 };
 }
 
