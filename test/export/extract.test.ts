@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -157,6 +157,22 @@ describe('raw export of real containers', () => {
 });
 
 describe('--format json', () => {
+  // Found by the issue 25 campaign: every JSON export left the global.utoc it opened for /Script
+  // imports to the garbage collector ("Closing file descriptor ... on garbage collection").
+  it('closes the global container it opened beside the install', async () => {
+    const install = await open([UNCOMPRESSED]);
+    const fds = () => readdirSync('/proc/self/fd').length;
+    // The install's own .ucas is opened at its first read, and stays open with it.
+    const file = install.file('CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset')!;
+    await file.providers[0]!.archive.read(file.providers[0]!.file.ref);
+    const before = fds();
+    const out = join(await makeTempDir(), 'out');
+    const s = await extractFiles(install, { paths: ['CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset'] }, { out, format: 'json' });
+    expect(s.files).toBe(1);
+    expect(JSON.parse(await readFile(join(out, 'CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset.json'), 'utf8')).imports.some((i: { path: string }) => i.path.startsWith('/Script/'))).toBe(true);
+    expect(fds()).toBe(before);
+  });
+
   it('writes every Zen package of the Zlib container as a parseable model with resolved /Script imports', async () => {
     const install = await open([ZLIB, join(TAGGED, 'global.utoc')]);
     const out = join(await makeTempDir(), 'out');

@@ -189,6 +189,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   while (direct.size > 0) await Promise.all([...direct]);
   meter.finish();
   await assets?.close();
+  await converter?.close();
 
   if (fatal !== undefined || options.signal?.aborted) {
     await sink.abort();

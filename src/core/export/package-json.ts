@@ -26,6 +26,11 @@ export class PackageJsonConverter {
     this.packages = new InstallPackages(install);
   }
 
+  /** Closes what the packages opened beside the install (a global.utoc for /Script imports). */
+  async close(): Promise<void> {
+    await this.packages.close();
+  }
+
   /** Whether the converter turns this item into JSON (else it is written raw). */
   isPackage(item: ExportItem, firstBytes: Uint8Array): boolean {
     if (item.archive instanceof IoStoreContainer) return item.chunkType === 'ExportBundleData';
