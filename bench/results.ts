@@ -7,7 +7,7 @@ import { availableParallelism, cpus, release, totalmem, type as osType } from 'n
 
 export type TargetName =
   | 'open_index_s' | 'peak_rss_mb' | 'graph_s' | 'package_view_ms' | 'decode_ratio_zlib' | 'decode_ratio_oodle'
-  | 'decode_ratio_lz4' | 'worker_scaling' | 'extract_ratio_zlib' | 'scroll_frame_ms'
+  | 'decode_ratio_lz4' | 'worker_scaling' | 'extract_ratio_zlib' | 'extract_disk_ratio_zlib' | 'scroll_frame_ms'
   | 'texture_decode_ratio_bc1' | 'texture_decode_ratio_bc7' | 'texture_preview_ms';
 
 export interface TargetSpec {
@@ -31,7 +31,8 @@ export const TARGET_SPECS: readonly TargetSpec[] = [
   { name: 'decode_ratio_oodle', target: 0.9, unit: 'x raw', kind: 'min', what: 'Oodle decoding through the app vs ooz-wasm decompress, same blocks and threads' },
   { name: 'decode_ratio_lz4', target: 0.9, unit: 'x raw', kind: 'min', what: 'LZ4 decoding through the app vs the LZ4 decoder called directly, same blocks and threads' },
   { name: 'worker_scaling', target: 1.7, unit: 'x', kind: 'min', what: 'two workers vs one through the app (or 0.9 of the raw decoder\'s two-thread rate where that scales less)' },
-  { name: 'extract_ratio_zlib', target: 0.8, unit: 'x raw', kind: 'min', what: 'Zlib containers extracted to disk vs raw inflate, same threads' },
+  { name: 'extract_ratio_zlib', target: 0.8, unit: 'x raw', kind: 'min', what: 'Zlib containers extracted to a folder in memory (tmpfs) vs raw inflate, same threads' },
+  { name: 'extract_disk_ratio_zlib', target: 0.8, unit: 'x raw', kind: 'min', what: 'the same export into a real folder on disk (the temp dir), as a user gets it, vs raw inflate' },
   { name: 'scroll_frame_ms', target: 8, unit: 'ms', kind: 'max', what: '95th percentile main-thread work per frame scrolling the fully expanded tree at 60 Hz, no frame dropped' },
   { name: 'texture_decode_ratio_bc1', target: 0.8, unit: 'x Pillow', kind: 'min', what: 'BC1 decoding of a 4096x4096 texture vs Pillow\'s C decoder, one thread each' },
   { name: 'texture_decode_ratio_bc7', target: 0.8, unit: 'x Pillow', kind: 'min', what: 'BC7 decoding of a 4096x4096 texture vs Pillow\'s C decoder, one thread each' },

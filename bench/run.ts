@@ -63,7 +63,7 @@ async function measureOpen(m: InstallManifest, details: Record<string, unknown>)
   const rss = runs.map((r) => r.maxRssMb);
   const st = runs.at(-1)!.stages;
   const session = !st ? '' : `; the same process then: whole dependency graph built ${st.graphPeakMb !== null ? `${st.graphPeakMb.toFixed(0)} MB` : `FAILED (${st.graphError})`}, ` +
-    `then with the graph kept an export of ${st.exportFiles.toLocaleString('en-US')} files (${st.exportMiB.toFixed(0)} MiB, every container) to the temp dir ` +
+    `then with the graph kept an export of ${st.exportFiles.toLocaleString('en-US')} files (${st.exportMiB.toFixed(0)} MiB, the first in tree order) to the temp dir ` +
     `${st.exportPeakMb !== null ? `${st.exportPeakMb.toFixed(0)} MB` : `FAILED (${st.exportError})`} (peaks so far in the session)`;
   return [
     targetResult('open_index_s', median(seconds),
@@ -139,7 +139,7 @@ const MEMORY_DIR = '/dev/shm';
 
 async function measureExtract(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
   if (!existsSync(join(PROJECT_ROOT, 'src', 'core', 'export', 'extract.ts'))) {
-    return [targetResult('extract_ratio_zlib', null, 'exporter not implemented')];
+    return [targetResult('extract_ratio_zlib', null, 'exporter not implemented'), targetResult('extract_disk_ratio_zlib', null, 'exporter not implemented')];
   }
   const zlib = m.containers.filter((c) => c.codec === 'Zlib' && !c.encrypted).map((c) => c.utocPath);
   const e = await runProbe<ExtractResult>('extract', {
@@ -152,7 +152,12 @@ async function measureExtract(m: InstallManifest, details: Record<string, unknow
   const files = `${e.folders} folders (${e.files.toLocaleString('en-US')} files, ${(e.bytes / 2 ** 20).toFixed(0)} MiB) of ${zlib.length} Zlib containers, median of ${PLAN.extractReps}`;
   const raw = `${RAW_BASELINE.Zlib} in ${e.threads} worker_threads ${e.rawRate.toFixed(0)} MiB/s`;
   const disk = `extractFiles to a folder in the temp dir ${e.extractRate.toFixed(0)} MiB/s (${r2(e.extractRate / e.rawRate)} of raw)`;
-  if (e.memRate === undefined) return [targetResult('extract_ratio_zlib', e.extractRate / e.rawRate, `${disk} vs ${raw}; ${files}`)];
+  // The export a user gets: into a real folder on disk. What it loses against tmpfs is the disk's
+  // file creation and writing (the tmpfs line beside it is the same export without them).
+  const diskLine = targetResult('extract_disk_ratio_zlib', e.extractRate / e.rawRate,
+    `${disk} vs ${raw} (ratio of the medians); ${files}` +
+    (e.memRate !== undefined ? `; the same export into tmpfs runs at ${r2(e.memRate / e.rawRate)} of raw: the rest is the disk's file creation and writing` : ''));
+  if (e.memRate === undefined) return [targetResult('extract_ratio_zlib', null, `no tmpfs (${MEMORY_DIR}) on this machine: only the disk line is measured`), diskLine];
   // The target is taken in memory: the raw side has no disk either, and a disk's file creation
   // cost here depends on its history (ext4 without a journal scans the inodes freed in the last
   // minutes on every create), which the temp-dir figure beside it shows.
@@ -161,7 +166,7 @@ async function measureExtract(m: InstallManifest, details: Record<string, unknow
   return [targetResult('extract_ratio_zlib', e.memPairedRatio!,
     `median of ${PLAN.extractReps} pairs of an extractFiles pass to a folder in ${MEMORY_DIR} (tmpfs: files created and written, in memory; each pass into an empty tmpfs) ` +
     `and the raw pass right after it; medians ${e.memRate.toFixed(0)} MiB/s vs ${raw} (${r2(e.memRate / e.rawRate)}); ${files}; ` +
-    `${disk}: the rest is that disk's file creation`)];
+    `the export into a real folder on disk is extract_disk_ratio_zlib`), diskLine];
 }
 
 async function measureTexturePreview(_m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
@@ -193,7 +198,7 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
   ['open', ['open_index_s', 'peak_rss_mb'], measureOpen],
   ['packages', ['graph_s', 'package_view_ms'], measurePackages],
   ['decode', ['decode_ratio_zlib', 'decode_ratio_oodle', 'decode_ratio_lz4', 'worker_scaling'], measureDecode],
-  ['extract', ['extract_ratio_zlib'], measureExtract],
+  ['extract', ['extract_ratio_zlib', 'extract_disk_ratio_zlib'], measureExtract],
   ['scroll', ['scroll_frame_ms'], measureScrollTarget],
   ['textures', ['texture_decode_ratio_bc1', 'texture_decode_ratio_bc7'],
     (_m, d) => measureTextureDecode({ rounds: PLAN.textureRounds, reps: PLAN.textureReps }, log, d)],

@@ -82,7 +82,7 @@ async function sessionPeaks(exportBytes: number): Promise<SessionPeaks> {
   } catch (e) {
     out.graphError = e instanceof Error ? e.message : String(e);
   }
-  // Files in tree order up to the budget: all containers and codecs, the AES one included.
+  // Files in tree order up to the budget (whichever containers hold them).
   const paths: string[] = [];
   let bytes = 0;
   for (const f of install.files()) {
