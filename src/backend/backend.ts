@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from '../shared/asset-api.js';
 import type {
@@ -29,6 +29,7 @@ import { ExportService } from './export.js';
 import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
 import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
+import { readAssetTable } from './asset-table.js';
 import { readAssetText } from './asset-text.js';
 import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
 import { checkOpenable, PathGrants } from './path-grants.js';
@@ -389,6 +390,13 @@ export class Backend implements PakScopeApi {
   async assetText(req: AssetRequest): Promise<AssetText> {
     const install = await this.install(req.installId);
     return readAssetText(this.packages.packagesOf(req.installId, install), this.packages, req);
+  }
+
+  async assetTable(req: AssetRequest): Promise<AssetTable> {
+    const install = await this.install(req.installId);
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    return readAssetTable(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
   }
 
   async assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail> {

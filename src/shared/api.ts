@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type {
@@ -161,6 +161,8 @@ export interface PakScopeApi {
   texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
   /** The text an export holds (a UE1/2 class's UnrealScript source): what the text preview shows. */
   assetText(req: AssetRequest): Promise<AssetText>;
+  /** A data table, string table, curve table or curve as rows and columns (the table view). */
+  assetTable(req: AssetRequest): Promise<AssetTable>;
   /** A package's first texture, small (its smallest mip of 64 px or more, downscaled): a gallery cell. */
   assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
   /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
@@ -333,6 +335,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   pickMappings: { installId: 'string' },
   textureInfo: ASSET,
   assetText: ASSET,
+  assetTable: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr'] },

@@ -46,6 +46,27 @@ export interface AssetText {
   text: string;
 }
 
+/** A data table, string table, curve table or curve as the table view shows it. */
+export interface AssetTable {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  /** "DataTable", "StringTable", "CurveTable" or "Curve". */
+  kind: string;
+  name: string;
+  class: string;
+  /** One line about it: "3 rows of FixtureTableRow", "namespace X, 3 entries". */
+  summary: string;
+  /** The first column is the row's name (or key); one column per field after it. */
+  columns: { key: string; label: string; numeric?: boolean }[];
+  /** Cells as text, numbers as numbers (sorted as numbers); null for a field a row lacks. */
+  rows: (string | number | null)[][];
+  /** The table as `pakscope table --csv` and `--json` print it, for Save and Copy. */
+  csv: string;
+  json: string;
+  notes: string[];
+}
+
 /** A texture's facts for the view, with what it converts to. */
 export interface TextureView extends TextureInfo {
   /** Tree path of the package, as openPackage gives it. */

@@ -156,6 +156,7 @@ export class WebClient implements PakScopeBridge {
   pickMappings(req: ApiRequest<'pickMappings'>) { return this.call('pickMappings', req); }
   textureInfo(req: ApiRequest<'textureInfo'>) { return this.call('textureInfo', req); }
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
+  assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
   texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
   assetThumbnail(req: ApiRequest<'assetThumbnail'>) { return this.call('assetThumbnail', req); }
   pickSaveFile(req: ApiRequest<'pickSaveFile'>) { return this.call('pickSaveFile', req); }

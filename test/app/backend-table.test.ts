@@ -1,0 +1,52 @@
+/**
+ * The table view's API: a data table, string table and curve table of the cue58 IoStore fixtures
+ * offered as "table" previews, and assetTable giving columns, rows and the CSV (values from
+ * cue58/manifest.json and CUE4Parse's FixtureStructuredAssetTests.cs).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../src/backend/backend.js';
+import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { corpus } from '../support/corpus.js';
+
+const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
+const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
+let configDir: string;
+let backend: Backend;
+let installId: string;
+beforeAll(async () => {
+  configDir = await mkdtemp(join(tmpdir(), 'pakscope-table-'));
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+  installId = (await backend.openInstall({ path: corpus('cue58/IoStore/Tagged/Uncompressed') })).id;
+});
+afterAll(async () => {
+  await backend.close();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+describe('assetTable', () => {
+  it('offers DT_AllProperties as a table: one column per field, numbers as numbers, its CSV', async () => {
+    const path = `${FIXTURES}/DataTables/DT_AllProperties.uasset`;
+    const view = await backend.openPackage({ installId, path });
+    expect(view.assets.map((a) => [a.view, a.kind, a.class])).toEqual([['table', 'table', 'DataTable']]);
+    const t = await backend.assetTable({ installId, path });
+    expect([t.kind, t.name, t.summary]).toEqual(['DataTable', 'DT_AllProperties', '3 rows of FixtureTableRow']);
+    expect(t.columns.map((c) => c.label)).toEqual(['Row', 'Number', 'LargeNumber', 'Message', 'Kind', 'Nested', 'Values']);
+    expect(t.columns[1]!.numeric).toBe(true);
+    expect(t.rows.map((r) => [r[0], r[1]])).toEqual([['Alpha', 0x12345678], ['Beta', -202020], ['Defaults', 0]]);
+    expect(t.rows[0]![6]).toBe('(11,22,33,44)');
+    expect(t.csv.split('\r\n')[0]).toBe('---,Number,LargeNumber,Message,Kind,Nested,Values');
+    expect(JSON.parse(t.json).rows[1].values.Message).toBe('Beta_ß_水_🚀');
+  });
+
+  it('a string table and a curve table, and a package with no table refused', async () => {
+    const st = await backend.assetTable({ installId, path: `${FIXTURES}/StringTables/ST_Fixed.uasset` });
+    expect(st.rows).toEqual([['Greeting', 'Hello from Frankfurt'], ['Unicode', 'Fixture 日本語 Ω äöü'], ['Empty', '']]);
+    const ct = await backend.assetTable({ installId, path: `${FIXTURES}/Curves/CT_Simple.uasset` });
+    expect(ct.rows.map((r) => [r[0], r[1], r[5]])).toEqual([['Linear', 'Linear', '-1: -10, 2: 20'], ['Constant', 'Constant', '0: 5, 1: 15, 3: -5']]);
+    await expect(backend.assetTable({ installId, path: `${FIXTURES}/Textures/T_BC1.uasset` })).rejects.toThrow(/no export of this package is a table/);
+    expect(() => validateRequest('assetTable', { installId, path: 1 })).toThrow(ApiValidationError);
+  });
+});
