@@ -100,13 +100,15 @@ async function measurePackages(m: InstallManifest, details: Record<string, unkno
 async function measureDecode(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
   const threads = POOL_THREADS > 1 ? [1, POOL_THREADS] : [1];
   const d = await runProbe<DecodeResult>('decode', {
-    containers: m.containers.map((c) => ({ utocPath: c.utocPath, codec: c.codec, encrypted: c.encrypted })),
+    containers: m.containers.map((c) => ({ utocPath: c.utocPath, codec: c.codec, encrypted: c.encrypted })), aesKeyArg: m.aesKeyArg,
     workerFile: WORKER_FILE, rawWorkerFile: probeFile('raw-decode-worker'),
     budgetBytes: PLAN.decodeMiB * 2 ** 20, threads, reps: PLAN.decodeReps, seed: SEED,
   }, { onProgress: probeLog });
   details['decode'] = d;
   const T = threads.at(-1)!;
   const out: TargetResult[] = [];
+  const aes = (codec: string): string => (m.containers.some((c) => c.codec === codec && c.encrypted)
+    ? ' (the AES container\'s chunks among them: the app decrypts them, the raw side and the pool\'s decode() get them decrypted)' : '');
   for (const [codec, name] of [['Zlib', 'decode_ratio_zlib'], ['Oodle', 'decode_ratio_oodle'], ['LZ4', 'decode_ratio_lz4']] as const) {
     const raw = RAW_BASELINE[codec];
     const c = d.codecs.find((x) => x.codec === codec);
@@ -116,7 +118,7 @@ async function measureDecode(m: InstallManifest, details: Record<string, unknown
     const cpu = `CPU time per pass: app ${r2(c.appCpu[T]!)} s, raw ${r2(c.rawCpu[T]!)} s (raw/app ${r2(c.rawCpu[T]! / c.appCpu[T]!)})`;
     out.push(targetResult(name, c.app[T]! / c.raw[T]!,
       `app ${c.app[T]!.toFixed(0)} MiB/s (readChunk through a ${T}-thread pool) vs ${raw} ${c.raw[T]!.toFixed(0)} MiB/s in ${T} worker_threads, ` +
-      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}; ${one}; ${pool}; ${cpu}`));
+      `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}${aes(codec)}; ${one}; ${pool}; ${cpu}`));
   }
   // Scaling: all three codecs' blocks together, app and raw, two threads against one.
   if (T === 1) {

@@ -13,6 +13,8 @@
  * chunk per call (as readChunk hands them), so the pool's own cost shows apart from the reads.
  */
 import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iostore/container.js';
+import { pickContainerKey } from '../../src/core/iostore/container-key.js';
+import { KeyRing } from '../../src/core/crypto/keys.js';
 import type { BlockJob } from '../../src/core/workers/block-job.js';
 import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
 import { Rng } from '../rng.js';
@@ -22,6 +24,8 @@ import type { RawCodec } from './raw-decode-worker.js';
 
 export interface DecodeArgs {
   containers: { utocPath: string; codec: string; encrypted: boolean }[];
+  /** The encrypted container's key ("GUID:KEY"): its chunks are in the ratios too. */
+  aesKeyArg?: string;
   workerFile: string;
   rawWorkerFile: string;
   /** Uncompressed bytes per codec. */
@@ -59,14 +63,22 @@ type Pick = ChunkRef;
 
 const args = probeArgs<DecodeArgs>();
 const CODECS: RawCodec[] = ['Zlib', 'Oodle', 'LZ4'];
+const keys = args.aesKeyArg ? KeyRing.fromArgs([args.aesKeyArg]) : undefined;
+/** Each encrypted container's key, for decrypting the raw side's blocks. */
+const containerKeys = new Map<string, Uint8Array>();
 
 /** BulkData chunks of this codec's containers, shuffled, up to the budget. */
 async function pickChunks(codec: RawCodec): Promise<{ picks: Pick[]; tocs: Map<string, IoStoreContainer> }> {
   const tocs = new Map<string, IoStoreContainer>();
   const all: Pick[] = [];
-  for (const c of args.containers.filter((x) => x.codec === codec && !x.encrypted)) {
-    const container = await openIoStoreContainer(c.utocPath);
+  for (const c of args.containers.filter((x) => x.codec === codec && (!x.encrypted || keys))) {
+    const container = await openIoStoreContainer(c.utocPath, keys ? { keys } : {});
     tocs.set(c.utocPath, container);
+    if (c.encrypted) {
+      const k = pickContainerKey(container.toc, keys);
+      if ('locked' in k) throw new Error(`${c.utocPath}: ${k.locked}`);
+      containerKeys.set(c.utocPath, k.key);
+    }
     for (const f of container.files()) if (f.chunkType === 'BulkData') all.push({ utocPath: c.utocPath, ref: f.ref, size: f.size });
   }
   const rng = new Rng(args.seed);
@@ -119,7 +131,7 @@ const results: CodecRates[] = [];
 for (const codec of CODECS) {
   const { picks, tocs } = await pickChunks(codec);
   if (picks.length === 0) continue;
-  const { input, blocks, chunkStarts } = await loadBlocks(codec, picks, (path) => tocs.get(path)!.toc);
+  const { input, blocks, chunkStarts } = await loadBlocks(codec, picks, (path) => tocs.get(path)!.toc, (path) => containerKeys.get(path));
   const jobs: BlockJob[][] = chunkStarts.map((first, i) => blocks.slice(first, chunkStarts[i + 1] ?? blocks.length).map(([at, size, plain]) => ({
     data: input.subarray(at!, at! + size!), codec, compressedSize: size!, uncompressedSize: plain!,
   })));
@@ -131,7 +143,7 @@ for (const codec of CODECS) {
   for (const threads of args.threads) {
     const pool = createWorkerPool({ threads, workerFile: args.workerFile });
     const containers = new Map<string, IoStoreContainer>();
-    for (const path of tocs.keys()) containers.set(path, await openIoStoreContainer(path, { decoder: pool }));
+    for (const path of tocs.keys()) containers.set(path, await openIoStoreContainer(path, { decoder: pool, ...(keys ? { keys } : {}) }));
     const workers = await startRawWorkers(args.rawWorkerFile, codec, input, blocks, threads);
     const appTimes: number[] = [];
     const rawTimes: number[] = [];

@@ -6,14 +6,22 @@
 import { open } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { partitionPath } from '../../src/core/iostore/container-blocks.js';
+import { aesDecrypt } from '../../src/core/crypto/aes.js';
+import { aesParamsFor } from '../../src/core/iostore/container-key.js';
+import { EncryptionMethod } from '../../src/core/iostore/toc-version.js';
 import { blockRange, type Toc } from '../../src/core/iostore/toc.js';
 import type { RawCodec, RawLoad, RawReply } from './raw-decode-worker.js';
 
 /** One chunk of a container: its TOC entry and uncompressed size. */
 export interface ChunkRef { utocPath: string; ref: number; size: number }
 
-/** The stored blocks of the picked chunks, read straight from the .ucas files. */
-export async function loadBlocks(codec: RawCodec, picks: readonly ChunkRef[], tocOf: (utocPath: string) => Toc):
+/**
+ * The stored blocks of the picked chunks, read straight from the .ucas files. Blocks of an
+ * encrypted container (`keyOf` gives its key) are decrypted here, untimed: the raw side decodes,
+ * the app pays for the AES too.
+ */
+export async function loadBlocks(codec: RawCodec, picks: readonly ChunkRef[], tocOf: (utocPath: string) => Toc,
+  keyOf: (utocPath: string) => Uint8Array | undefined = () => undefined):
   Promise<{ input: Uint8Array; blocks: number[][]; chunkStarts: number[] }> {
   const blocks: number[][] = []; // [offset in input, compressed, uncompressed]
   const chunkStarts: number[] = []; // index of each chunk's first block
@@ -23,14 +31,17 @@ export async function loadBlocks(codec: RawCodec, picks: readonly ChunkRef[], to
     chunkStarts.push(blocks.length);
     const toc = tocOf(p.utocPath);
     const [b0, b1] = blockRange(toc, toc.chunkOffsets[p.ref]!, toc.chunkLengths[p.ref]!);
+    const key = keyOf(p.utocPath);
     const fh = await open(partitionPath(p.utocPath, 0), 'r');
     try {
       for (let b = b0; b < b1; b++) {
         if (toc.methodNames[toc.blockMethods[b]!] !== codec) throw new Error(`${p.utocPath} block ${b} is not ${codec}`);
         const size = toc.blockCompressedSizes[b]!;
-        const buf = new Uint8Array(size);
-        await fh.read(buf, 0, size, toc.blockOffsets[b]!);
-        parts.push(buf);
+        // ECB blocks are stored padded to the AES block.
+        const stored = key && toc.header.encryptionMethod !== EncryptionMethod.AesCtr ? Math.ceil(size / 16) * 16 : size;
+        const buf = new Uint8Array(stored);
+        await fh.read(buf, 0, stored, toc.blockOffsets[b]!);
+        parts.push(key ? aesDecrypt(buf, aesParamsFor(toc, key, b)).subarray(0, size) : buf);
         blocks.push([at, size, toc.blockUncompressedSizes[b]!]);
         at += size;
       }
