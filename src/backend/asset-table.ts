@@ -4,6 +4,7 @@
  */
 import { cellText } from '../core/assets/table/cell-text.js';
 import { dataTableColumns, tableCsv } from '../core/assets/table/csv.js';
+import { evaluateCurve } from '../core/assets/table/curve-eval.js';
 import { tableJson } from '../core/assets/table/json.js';
 import { readTable } from '../core/assets/table/read.js';
 import type { GameTable } from '../core/assets/table/types.js';
@@ -45,6 +46,27 @@ function layout(t: GameTable): Pick<AssetTable, 'columns' | 'rows' | 'summary'> 
   };
 }
 
+/** Points each curve is drawn with. */
+const SAMPLES = 240;
+
+/** Every curve evaluated over the keys' time range of all curves, a tenth past each end (extrapolation shows). */
+function curveSamples(t: GameTable): AssetTable['curves'] {
+  if (t.kind !== 'CurveTable' && t.kind !== 'Curve') return undefined;
+  const times = t.rows.flatMap((c) => c.keys.map((k) => k.time));
+  let lo = times.length ? Math.min(...times) : 0, hi = times.length ? Math.max(...times) : 1;
+  if (hi - lo < 1e-6) { lo -= 1; hi += 1; }
+  const pad = (hi - lo) / 10;
+  lo -= pad; hi += pad;
+  return t.rows.map((c) => ({
+    name: c.name,
+    keys: c.keys.map((k): [number, number] => [k.time, k.value]),
+    samples: Array.from({ length: SAMPLES + 1 }, (_, i): [number, number] => {
+      const time = lo + ((hi - lo) * i) / SAMPLES;
+      return [time, evaluateCurve(c, time)];
+    }),
+  }));
+}
+
 export async function readAssetTable(packages: InstallPackages, service: PackageService, req: AssetRequest, mappings: Usmap | undefined): Promise<AssetTable> {
   const loc = service.locate(packages, req.path);
   const engine = req.engine?.trim() || undefined;
@@ -60,5 +82,6 @@ export async function readAssetTable(packages: InstallPackages, service: Package
   return {
     path: loc.path, exportIndex: asset.exportIndex, kind: t.kind, name: t.name, class: t.class,
     ...layout(t), csv: tableCsv(t), json: `${JSON.stringify(tableJson(t), null, 2)}\n`, notes: t.notes,
+    ...(t.kind === 'CurveTable' || t.kind === 'Curve' ? { curves: curveSamples(t) } : {}),
   };
 }

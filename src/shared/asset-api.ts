@@ -65,6 +65,8 @@ export interface AssetTable {
   csv: string;
   json: string;
   notes: string[];
+  /** Curve tables and curves: each curve's keys and its values evaluated across (and a little past) its keys, for the plot. */
+  curves?: { name: string; keys: [number, number][]; samples: [number, number][] }[];
 }
 
 /** A texture's facts for the view, with what it converts to. */

@@ -46,6 +46,13 @@ describe('assetTable', () => {
     expect(st.rows).toEqual([['Greeting', 'Hello from Frankfurt'], ['Unicode', 'Fixture 日本語 Ω äöü'], ['Empty', '']]);
     const ct = await backend.assetTable({ installId, path: `${FIXTURES}/Curves/CT_Simple.uasset` });
     expect(ct.rows.map((r) => [r[0], r[1], r[5]])).toEqual([['Linear', 'Linear', '-1: -10, 2: 20'], ['Constant', 'Constant', '0: 5, 1: 15, 3: -5']]);
+    // The plot's points: each curve's keys, and samples from a tenth before the first key to a tenth after the last.
+    expect(ct.curves!.map((c) => [c.name, c.keys])).toEqual([['Linear', [[-1, -10], [2, 20]]], ['Constant', [[0, 5], [1, 15], [3, -5]]]]);
+    const linear = ct.curves![0]!.samples;
+    expect([linear[0]![0], linear.at(-1)![0]]).toEqual([-1.4, 3.4]);
+    // Linear holds -10 before -1 and 20 after 2 (constant extrapolation) and lerps between.
+    for (const [t, v] of linear) expect(v).toBeCloseTo(-10 + (Math.min(2, Math.max(-1, t)) + 1) * 10, 4);
+    expect(st.curves).toBeUndefined();
     await expect(backend.assetTable({ installId, path: `${FIXTURES}/Textures/T_BC1.uasset` })).rejects.toThrow(/no export of this package is a table/);
     expect(() => validateRequest('assetTable', { installId, path: 1 })).toThrow(ApiValidationError);
   });

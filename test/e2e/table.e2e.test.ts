@@ -63,6 +63,12 @@ describe.skipIf(skipBrowser)('tables in Chromium (browser host)', () => {
     await poll(() => page.getByTestId('asset-table-name').textContent()).toBe('CT_Rich');
     await poll(() => rowNames(page)).toEqual(['Cubic', 'Mixed']);
     expect(await page.getByTestId('asset-table').textContent()).toContain('CycleWithOffset');
+    // The plot draws both curves; hovering its middle shows each curve's value there.
+    expect(await page.getByTestId('curve-plot').locator('path.curve').evaluateAll((p) => p.map((x) => x.getAttribute('data-curve')))).toEqual(['Cubic', 'Mixed']);
+    const svg = page.getByTestId('curve-plot').locator('svg');
+    const box = (await svg.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await poll(() => page.getByTestId('curve-plot-legend').textContent()).toMatch(/t = [-\d.]+.*Cubic: [-\d.]+.*Mixed: [-\d.]+/);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-table-curves.png') });
   });
 });
