@@ -5,6 +5,7 @@
 import './texture/kind.js';
 import './script/kind.js';
 import './table/kind.js';
+import './sound/kind.js';
 
 export { assetKindOf, assetKinds, registerAssetKind } from './registry.js';
 export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions } from './registry.js';

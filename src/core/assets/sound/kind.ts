@@ -1,0 +1,57 @@
+/**
+ * The sound kind in the converter registry: USoundWave, the app's sound view, a 16-bit PCM WAV
+ * of the decodable formats and the payload as stored (.wav, .ogg, .opus, .binka, .rada) of all.
+ */
+import { registerAssetKind, type AssetKind, type AssetSource, type ConvertedFile, type ConvertOptions } from '../registry.js';
+import { decodeSoundPayload } from './decode.js';
+import { readInstallSound, readSoundFile, SOUND_CLASSES } from './read.js';
+import type { Pcm, Sound } from './types.js';
+import { writeWav } from './wav.js';
+
+export const SOUND_CONVERSIONS = ['wav', 'ogg', 'opus', 'binka', 'rada'] as const;
+
+/** Export `exportIndex` of `source` read as a sound. */
+export function readSound(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Sound> {
+  const o = {
+    ...(exportIndex !== undefined ? { exportIndex } : {}),
+    ...(opts.mappings ? { mappings: opts.mappings } : {}),
+    ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
+  return 'file' in source ? readSoundFile(source.file, o) : readInstallSound(source.packages, source.ref, o);
+}
+
+/** The sound decoded to 16-bit PCM (decodable formats only: Sound.decodable). */
+export async function decodeSound(sound: Sound, signal?: AbortSignal): Promise<Pcm> {
+  return decodeSoundPayload(sound, await sound.readPayload(signal));
+}
+
+/**
+ * The file of a sound: `extension` "wav" decodes (the decodable formats), the stored format's
+ * own extension writes the payload as stored; undefined: WAV where it decodes, else as stored.
+ */
+export async function convertSound(sound: Sound, extension: string | undefined, signal?: AbortSignal): Promise<ConvertedFile> {
+  const ext = extension ?? (sound.decodable ? 'wav' : sound.storedExtension);
+  if (ext === 'wav' && sound.decodable) return { suffix: '', extension: 'wav', data: writeWav(await decodeSound(sound, signal)) };
+  if (ext === sound.storedExtension) {
+    return {
+      suffix: '', extension: ext, data: await sound.readPayload(signal),
+      ...(sound.decodable ? {} : { note: `${sound.format} cannot be decoded by PakScope: written as stored (.${ext})` }),
+    };
+  }
+  if (ext === 'wav') throw new RangeError(`${sound.format} cannot be decoded to .wav: it saves as stored (.${sound.storedExtension})`);
+  const to = sound.decodable ? `.wav or .${sound.storedExtension}` : `.${sound.storedExtension}`;
+  throw new RangeError(`a ${sound.format} sound converts to ${to}, not .${ext}`);
+}
+
+export const soundKind: AssetKind = {
+  kind: 'sound',
+  view: 'sound',
+  classes: SOUND_CLASSES,
+  converts: SOUND_CONVERSIONS,
+  async convert(source, exportIndex, extension, opts) {
+    return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal)];
+  },
+};
+
+registerAssetKind(soundKind);

@@ -1,0 +1,46 @@
+/** A sound as the sound kind reads it: its facts at once, its stored payload and PCM on demand. */
+
+/** 16-bit PCM, channels interleaved. */
+export interface Pcm {
+  sampleRate: number;
+  channels: number;
+  /** Interleaved samples: frames x channels. */
+  samples: Int16Array;
+}
+
+export interface SoundCuePoint {
+  label: string;
+  /** In frames from the start, where the engine stores it. */
+  framePosition?: number;
+}
+
+export interface SoundInfo {
+  class: string;
+  name: string;
+  /** The engine's name of the stored payload's format: PCM, ADPCM, OPUS, OGG, BINKA, RADA, ... */
+  format: string;
+  sampleRate: number;
+  channels: number;
+  /** Frames (samples per channel); 0 when the package does not say. */
+  samples: number;
+  durationS: number;
+  looping: boolean;
+  /** Stored as streamed platform data (FStreamedAudioPlatformData) rather than a format container. */
+  streaming: boolean;
+  /** Chunks of the streamed data (1 for a format container's payload). */
+  chunks: number;
+  cuePoints: SoundCuePoint[];
+  /** The SoundClass and attenuation settings the sound names, where it does. */
+  soundClass?: string;
+  attenuation?: string;
+  /** Whether PakScope decodes the format to PCM. */
+  decodable: boolean;
+  /** The stored payload's own file extension ("wav", "ogg", "opus", "binka", "rada"). */
+  storedExtension: string;
+  notes: string[];
+}
+
+export interface Sound extends SoundInfo {
+  /** The stored payload: every chunk's audio bytes, in order. */
+  readPayload(signal?: AbortSignal): Promise<Uint8Array>;
+}
