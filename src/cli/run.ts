@@ -19,6 +19,7 @@ import { lsCommand } from './commands/ls.js';
 import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
 import { textureCommand } from './commands/texture.js';
+import { audioCommand } from './commands/audio.js';
 import { thumbnailCommand } from './commands/thumbnail.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
@@ -28,7 +29,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, textureCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, textureCommand, audioCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

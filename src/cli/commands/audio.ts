@@ -1,0 +1,144 @@
+/**
+ * `pakscope audio <path> [package]`: a sound's facts, and the sound written as a 16-bit PCM WAV
+ * or its payload as stored (-o). The package's sound export is found through the converter
+ * registry (core/assets), read by the SoundWave reader and written by the sound kind, as
+ * `extract --format convert` does.
+ */
+import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { convertibleExports, type AssetSource, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
+import { convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
+import type { Sound, SoundInfo } from '../../core/assets/sound/types.js';
+import { isContainerFile } from '../../core/install/scan.js';
+import { InstallPackages, openPackageFile } from '../../core/package/open-package.js';
+import { COMPANION_EXTENSIONS, extensionOf } from '../../core/package/package-files.js';
+import type { PackageModel } from '../../core/package-model.js';
+import { JSON_OPTION, type Command } from '../command.js';
+import type { Session } from '../session.js';
+import { UsageError } from '../usage-error.js';
+import { ENGINE_OPTION, packageOptions } from './info.js';
+import { loadMappings } from './props.js';
+
+/** What `--json` prints. */
+export interface AudioJson {
+  class: string;
+  format: string;
+  sampleRate: number;
+  channels: number;
+  samples: number;
+  durationS: number;
+  looping: boolean;
+  streaming: boolean;
+  chunks: number;
+}
+
+export const audioCommand: Command = {
+  name: 'audio',
+  args: '<path> [package]',
+  summary: 'Describe a sound, or write it as .wav or as stored (-o)',
+  description: [
+    'Reads the SoundWave of a package file (<path> alone: .uasset with its .uexp and .ubulk beside',
+    'it) or of a package inside the containers and folders of <path> (named as info names it):',
+    'its format (PCM, ADPCM, OPUS, OGG, BINKA, RADA), sample rate, channels, length, loop flag and',
+    'streamed chunks, every chunk read in order. Unversioned packages need --usmap FILE.',
+    '',
+    '-o FILE.wav writes the sound decoded as a 16-bit PCM WAV (format tag 1, the source rate and',
+    'channels): PCM and ADPCM (MS-ADPCM, IMA). -o with the stored format\'s own extension (.ogg,',
+    '.opus, .binka, .rada; .wav for PCM and ADPCM) writes the payload as stored. Opus, Vorbis,',
+    'Bink Audio and RAD Audio are not decoded: save them as stored.',
+    '',
+    '--json prints {"class","format","sampleRate","channels","samples","durationS","looping",',
+    '"streaming","chunks"}: samples per channel, durationS in seconds.',
+  ].join('\n'),
+  examples: [
+    'pakscope audio Paks /Game/Audio/SW_Hit -o SW_Hit.wav',
+    'pakscope audio Paks /Game/Audio/SW_Music -o SW_Music.ogg --usmap Game.usmap',
+    'pakscope audio Content/Audio/SW_Hit.uasset --json',
+  ],
+  options: {
+    out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the sound to FILE: .wav (decoded) or the stored format\'s extension.' },
+    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    engine: ENGINE_OPTION,
+    json: JSON_OPTION,
+  },
+  positionals: { min: 1, max: 2 },
+
+  async run(session, args, values) {
+    const out = values['out'];
+    let target: { path: string; extension: string } | undefined;
+    if (out !== undefined) {
+      if (typeof out !== 'string' || out === '' || out === '-') throw new UsageError('-o FILE names the .wav (or stored format) file to write', 'audio');
+      const extension = extname(out).slice(1).toLowerCase();
+      if (!(SOUND_CONVERSIONS as readonly string[]).includes(extension)) {
+        throw new UsageError(`-o names a ${SOUND_CONVERSIONS.map((x) => `.${x}`).join(', ')} file, not "${out}"`, 'audio');
+      }
+      target = { path: out, extension };
+    }
+    const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'audio')) };
+    let sound: Sound;
+    if (args.length === 2) {
+      const install = await session.open([args[0]!], { lockedIs: 'warning' });
+      if (!install) return;
+      const packages = new InstallPackages(install);
+      try {
+        const opened = await packages.open(args[1]!, opts);
+        for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
+        sound = await readSound({ packages, ref: args[1]! }, soundExport(opened.model, opened.path).index, opts);
+        if (target) await write(session, sound, target);
+      } finally {
+        await packages.close();
+        await install.close();
+      }
+    } else {
+      const [path] = args as [string];
+      await session.requireFile(path, 'audio');
+      if (isContainerFile(path)) throw new UsageError(`${path} is a container: name the package inside it too (audio <path> <package>)`, 'audio');
+      if (COMPANION_EXTENSIONS.includes(extensionOf(path))) throw new UsageError(`${path} holds data of the package beside it: name its .uasset`, 'audio');
+      const opened = await openPackageFile(path, opts);
+      for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
+      const source: AssetSource = { file: path };
+      sound = await readSound(source, soundExport(opened.model, path).index, opts);
+      if (target) await write(session, sound, target);
+    }
+    for (const n of sound.notes) session.out.note(`note: ${n}`);
+    if (session.json) await session.out.line(JSON.stringify(audioJson(sound)));
+    else if (!target) await printFacts(session, sound);
+  },
+};
+
+export function audioJson(s: SoundInfo): AudioJson {
+  return {
+    class: s.class, format: s.format, sampleRate: s.sampleRate, channels: s.channels, samples: s.samples,
+    durationS: s.durationS, looping: s.looping, streaming: s.streaming, chunks: s.chunks,
+  };
+}
+
+function soundExport(model: PackageModel, path: string): ConvertibleExport {
+  const found = convertibleExports(model).find((e) => e.kind.kind === 'sound');
+  if (found) return found;
+  const classes = [...new Set(model.exports.map((e) => e.class))].join(', ');
+  throw new UsageError(`${path} holds no sound (its exports are ${classes || 'none'})`, 'audio');
+}
+
+async function write(session: Session, sound: Sound, target: { path: string; extension: string }): Promise<void> {
+  let file;
+  try {
+    file = await convertSound(sound, target.extension);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message, 'audio');
+    throw e;
+  }
+  await writeFile(target.path, file.data);
+  const what = file.extension === 'wav' && sound.decodable ? `WAV 16-bit PCM, ${sound.sampleRate} Hz, ${sound.channels} ch` : `${sound.format} as stored`;
+  session.out.note(`wrote ${target.path}: ${what}, ${file.data.length} bytes (${sound.name})`);
+}
+
+async function printFacts(session: Session, s: Sound): Promise<void> {
+  const out = session.out;
+  await out.line(`${s.name} (${s.class})`);
+  await out.line(`  ${s.format}, ${s.sampleRate} Hz, ${s.channels} channel${s.channels === 1 ? '' : 's'}, ${s.samples} samples (${s.durationS.toFixed(3)} s)${s.looping ? ', looping' : ''}`);
+  await out.line(`  ${s.streaming ? 'streamed' : 'format container'}, ${s.chunks} chunk${s.chunks === 1 ? '' : 's'}${s.decodable ? '' : `, saved as stored (.${s.storedExtension})`}`);
+  if (s.cuePoints.length > 0) await out.line(`  cue points: ${s.cuePoints.map((c) => `${c.label}${c.framePosition !== undefined ? ` @${c.framePosition}` : ''}`).join(', ')}`);
+  if (s.soundClass) await out.line(`  sound class ${s.soundClass}`);
+  if (s.attenuation) await out.line(`  attenuation ${s.attenuation}`);
+}
