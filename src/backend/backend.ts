@@ -21,6 +21,8 @@ import type {
   AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from '../shared/asset-api.js';
+import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
+import { convertSound, readSound } from '../core/assets/sound/kind.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from '../shared/package-api.js';
@@ -410,10 +412,25 @@ export class Backend implements PakScopeApi {
   async saveConversion(req: SaveConversionRequest): Promise<SavedConversion> {
     const install = await this.install(req.installId);
     const file = await this.saves.destination(install, req);
+    if ((SOUND_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.soundFile(install, req), req.conflict);
     const view = await this.textures.info(install, req);
     if (!view.converts.includes(req.format)) throw new RequestError(`${view.name} (${view.pixelFormat}) does not convert to .${req.format}: ${view.converts.map((c) => `.${c}`).join(', ')}`);
     const bytes = await this.textures.convert(install, req);
     return this.saves.write(file, bytes, req.conflict);
+  }
+
+  /** A sound saved as a decoded WAV or as stored, through the sound kind. */
+  private async soundFile(install: Install, req: SaveConversionRequest): Promise<Uint8Array> {
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    const packages = this.packages.packagesOf(req.installId, install);
+    const sound = await readSound({ packages, ref: req.path }, req.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine !== undefined ? { engine: req.engine } : {}) });
+    try {
+      return (await convertSound(sound, req.format)).data;
+    } catch (e) {
+      if (e instanceof RangeError) throw new RequestError(`${sound.name}: ${e.message}`);
+      throw e;
+    }
   }
 
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {

@@ -167,7 +167,7 @@ export interface PakScopeApi {
   assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
   /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
   pickSaveFile(req: { name: string; format: ConversionFormat }): Promise<string | null>;
-  /** Converts an asset (texture: .png, .dds, .hdr) and writes it to `destination`. */
+  /** Converts an asset (texture: .png, .dds, .hdr; sound: .wav, or as stored) and writes it to `destination`. */
   saveConversion(req: SaveConversionRequest): Promise<SavedConversion>;
 }
 
@@ -338,9 +338,9 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetTable: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
-  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr'] },
+  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada'] },
   saveConversion: {
-    ...ASSET, format: ['enum', 'png', 'dds', 'hdr'], mip: 'number?', slice: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada'], mip: 'number?', slice: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },
 };
 

@@ -133,7 +133,10 @@ export interface AssetThumbnail {
   error?: string;
 }
 
-export type ConversionFormat = 'png' | 'dds' | 'hdr';
+/** What a sound saves as: a decoded 16-bit PCM WAV, or its payload as stored (its own extension). */
+export type SoundConversionFormat = 'wav' | 'ogg' | 'opus' | 'binka' | 'rada';
+export const SOUND_CONVERSION_FORMATS: readonly SoundConversionFormat[] = ['wav', 'ogg', 'opus', 'binka', 'rada'];
+export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat;
 
 export interface SaveConversionRequest extends AssetRequest {
   format: ConversionFormat;

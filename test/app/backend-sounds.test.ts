@@ -1,0 +1,49 @@
+// The app's backend and sounds: a sound package lists its SoundWave under the registry's "sound"
+// view, and saveConversion writes it as a WAV (equal to the source art) or as stored.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../src/backend/backend.js';
+import { corpus } from '../support/corpus.js';
+
+const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
+const sw = (name: string) => `CUE4ParseFixtures/Content/Fixtures/Audio/${name}.uasset`;
+const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
+
+let configDir: string;
+let out: string;
+let backend: Backend;
+let installId: string;
+beforeAll(async () => {
+  configDir = await mkdtemp(join(tmpdir(), 'pakscope-sounds-'));
+  out = join(configDir, 'out');
+  await mkdir(out);
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+  installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
+});
+afterAll(async () => {
+  await backend.close();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+describe('sounds in the backend', () => {
+  it('a sound package lists its SoundWave under the sound view', async () => {
+    const view = await backend.openPackage({ installId, path: sw('SW_Streaming') });
+    expect(view.assets.map((a) => [a.name, a.class, a.kind, a.view])).toEqual([['SW_Streaming', 'SoundWave', 'sound', 'sound']]);
+    expect(view.assets[0]!.converts).toEqual(expect.arrayContaining(['wav', 'ogg', 'opus', 'binka', 'rada']));
+  });
+
+  it('saveConversion writes SW_Streaming as the source WAV, byte for byte, and RADA as stored', async () => {
+    const wav = join(out, 'SW_Streaming.wav');
+    const saved = await backend.saveConversion({ installId, path: sw('SW_Streaming'), format: 'wav', destination: wav });
+    expect(saved.path).toBe(wav);
+    expect(Buffer.from(await readFile(wav)).equals(await readFile(corpus('cue58/SourceAudio/streaming.wav')))).toBe(true);
+    const rada = join(out, 'SW_Format_RADAudio.rada');
+    await backend.saveConversion({ installId, path: sw('SW_Format_RADAudio'), format: 'rada', destination: rada });
+    expect((await readFile(rada)).subarray(0, 4).toString('latin1')).toBe('ADAR');
+    await expect(backend.saveConversion({ installId, path: sw('SW_Format_RADAudio'), format: 'wav', destination: join(out, 'x.wav') }))
+      .rejects.toThrow(/RADA cannot be decoded to \.wav/);
+    await expect(backend.saveConversion({ installId, path: sw('SW_Inline'), format: 'wav', destination: join(out, 'x.ogg') })).rejects.toThrow(/ends in \.wav/);
+  });
+});
