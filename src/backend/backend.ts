@@ -18,11 +18,13 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
 import { convertSound, readSound } from '../core/assets/sound/kind.js';
+import type { Sound } from '../core/assets/sound/types.js';
+import { soundView } from './sounds.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from '../shared/package-api.js';
@@ -389,6 +391,10 @@ export class Backend implements PakScopeApi {
     return this.textures.pixels(await this.install(req.installId), req);
   }
 
+  async soundInfo(req: AssetRequest): Promise<SoundView> {
+    return soundView(await this.readSoundOf(await this.install(req.installId), req), req.path);
+  }
+
   async assetText(req: AssetRequest): Promise<AssetText> {
     const install = await this.install(req.installId);
     return readAssetText(this.packages.packagesOf(req.installId, install), this.packages, req);
@@ -421,16 +427,21 @@ export class Backend implements PakScopeApi {
 
   /** A sound saved as a decoded WAV or as stored, through the sound kind. */
   private async soundFile(install: Install, req: SaveConversionRequest): Promise<Uint8Array> {
-    const entry = this.installs.get(req.installId);
-    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
-    const packages = this.packages.packagesOf(req.installId, install);
-    const sound = await readSound({ packages, ref: req.path }, req.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine !== undefined ? { engine: req.engine } : {}) });
+    const sound = await this.readSoundOf(install, req);
     try {
       return (await convertSound(sound, req.format)).data;
     } catch (e) {
       if (e instanceof RangeError) throw new RequestError(`${sound.name}: ${e.message}`);
       throw e;
     }
+  }
+
+  /** The sound of a package as the sound kind reads it, with the install's mappings. */
+  private async readSoundOf(install: Install, req: AssetRequest): Promise<Sound> {
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    const packages = this.packages.packagesOf(req.installId, install);
+    return readSound({ packages, ref: req.path }, req.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine !== undefined ? { engine: req.engine } : {}) });
   }
 
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {

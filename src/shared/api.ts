@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type {
@@ -17,7 +17,7 @@ export type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck };
 export type { ExportProgress };
 export type * from './package-api.js';
 export type * from './asset-api.js';
-export { MAX_PIXEL_READ } from './asset-api.js';
+export { MAX_PIXEL_READ, MAX_SOUND_WAV } from './asset-api.js';
 
 export interface AppInfo {
   name: string;
@@ -159,6 +159,8 @@ export interface PakScopeApi {
   textureInfo(req: AssetRequest): Promise<TextureView>;
   /** Decoded pixels of one mip and slice, a page at a time (decoded once, off this thread, then served from a cache). */
   texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
+  /** A sound's facts (format, rate, channels, length, loop, streaming chunks, cue points) and its decoded WAV where it decodes. */
+  soundInfo(req: AssetRequest): Promise<SoundView>;
   /** The text an export holds (a UE1/2 class's UnrealScript source): what the text preview shows. */
   assetText(req: AssetRequest): Promise<AssetText>;
   /** A data table, string table, curve table or curve as rows and columns (the table view). */
@@ -334,6 +336,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   setMappings: { installId: 'string', path: 'string', confirmed: 'boolean?' },
   pickMappings: { installId: 'string' },
   textureInfo: ASSET,
+  soundInfo: ASSET,
   assetText: ASSET,
   assetTable: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },

@@ -4,9 +4,10 @@
  * decoded pixels page by page, thumbnails for the gallery, and saving a conversion. Byte arrays
  * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
  */
+import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
-export type { TextureInfo, TextureMip };
+export type { SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
 export interface PackageAsset {
@@ -132,6 +133,21 @@ export interface AssetThumbnail {
   /** Why it could not be read or decoded. */
   error?: string;
 }
+
+/** A sound's facts for the sound view, with its decoded WAV when PakScope decodes its format. */
+export interface SoundView extends SoundInfo {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  /** What saveConversion writes for it: "wav" (decodable formats) and the stored format's extension. */
+  converts: SoundConversionFormat[];
+  /** The sound as a 16-bit PCM WAV (what "Save as WAV" writes); absent when it does not decode or is past MAX_SOUND_WAV. */
+  wav?: Uint8Array;
+  /** Why there is no `wav` for a decodable format (a decode error, too long to preview). */
+  decodeError?: string;
+}
+
+/** The sound view's WAV is at most this big (about 6 minutes of 48 kHz stereo); longer ones save but do not preview. */
+export const MAX_SOUND_WAV = 64 * 1024 * 1024;
 
 /** What a sound saves as: a decoded 16-bit PCM WAV, or its payload as stored (its own extension). */
 export type SoundConversionFormat = 'wav' | 'ogg' | 'opus' | 'binka' | 'rada';

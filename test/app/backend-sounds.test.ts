@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
+import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
@@ -45,5 +46,27 @@ describe('sounds in the backend', () => {
     await expect(backend.saveConversion({ installId, path: sw('SW_Format_RADAudio'), format: 'wav', destination: join(out, 'x.wav') }))
       .rejects.toThrow(/RADA cannot be decoded to \.wav/);
     await expect(backend.saveConversion({ installId, path: sw('SW_Inline'), format: 'wav', destination: join(out, 'x.ogg') })).rejects.toThrow(/ends in \.wav/);
+  });
+
+  it('soundInfo gives SW_Streaming\'s facts and its WAV, equal to the source art', async () => {
+    const v = await backend.soundInfo({ installId, path: sw('SW_Streaming') });
+    const source = await readFile(corpus('cue58/SourceAudio/streaming.wav'));
+    // The source WAV's own header: format 1, its rate and channels; its data size over 2 bytes a sample.
+    expect([v.format, v.sampleRate, v.channels]).toEqual(['PCM', source.readUInt32LE(24), source.readUInt16LE(22)]);
+    expect(v.samples).toBe((source.length - 44) / 2 / v.channels);
+    expect(v.durationS).toBeCloseTo(v.samples / v.sampleRate, 3);
+    expect([v.streaming, v.decodable, v.converts]).toEqual([true, true, ['wav']]);
+    expect(v.chunks).toBeGreaterThan(1);
+    expect(v.decodeError).toBeUndefined();
+    expect(Buffer.from(v.wav!).equals(source)).toBe(true);
+    expect(v.path).toBe(sw('SW_Streaming'));
+    expect('readPayload' in v).toBe(false);
+    expect(() => validateRequest('soundInfo', { installId, path: 1 })).toThrow(ApiValidationError);
+  });
+
+  it('soundInfo names a RADA sound, its note, saves it as stored only and gives no WAV', async () => {
+    const v = await backend.soundInfo({ installId, path: sw('SW_Format_RADAudio') });
+    expect([v.format, v.decodable, v.converts, v.wav]).toEqual(['RADA', false, ['rada'], undefined]);
+    expect(v.notes.join(' ')).toMatch(/RADA is a format PakScope does not decode/);
   });
 });

@@ -155,6 +155,7 @@ export class WebClient implements PakScopeBridge {
   setMappings(req: ApiRequest<'setMappings'>) { return this.call('setMappings', req); }
   pickMappings(req: ApiRequest<'pickMappings'>) { return this.call('pickMappings', req); }
   textureInfo(req: ApiRequest<'textureInfo'>) { return this.call('textureInfo', req); }
+  soundInfo(req: ApiRequest<'soundInfo'>) { return this.call('soundInfo', req); }
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
   texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
