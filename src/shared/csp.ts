@@ -15,6 +15,8 @@ const DIRECTIVES: [string, string][] = [
   // Package thumbnails: the page turns the image bytes the API sent into blob: URLs (its own
   // memory, never a remote or data: URL).
   ['img-src', "'self' blob:"],
+  // The sound view plays the decoded WAV the API sent from a blob: URL of the page's own memory.
+  ['media-src', "'self' blob:"],
   // The web client's fetch() and EventSource go to the host that served the page, nowhere else.
   ['connect-src', "'self'"],
   ['object-src', "'none'"],

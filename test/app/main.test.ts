@@ -106,6 +106,8 @@ describe('content security policy', () => {
     expect(directives.get('worker-src')).toEqual(["'self'", 'blob:']);
     // And the package view's thumbnails (blob: URLs the page makes from the bytes it was sent).
     expect(directives.get('img-src')).toEqual(["'self'", 'blob:']);
+    // And the sound view's audio (a blob: URL of the decoded WAV).
+    expect(directives.get('media-src')).toEqual(["'self'", 'blob:']);
     expect(header.match(/unsafe-inline/g)).toHaveLength(1);
   });
 
