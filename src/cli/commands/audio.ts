@@ -6,15 +6,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { convertibleExports, type AssetSource, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
+import { convertibleExports, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
 import { convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
 import type { Sound, SoundInfo } from '../../core/assets/sound/types.js';
-import { isContainerFile } from '../../core/install/scan.js';
-import { InstallPackages, openPackageFile } from '../../core/package/open-package.js';
-import { COMPANION_EXTENSIONS, extensionOf } from '../../core/package/package-files.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command } from '../command.js';
 import type { Session } from '../session.js';
+import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
 import { loadMappings } from './props.js';
@@ -75,31 +73,12 @@ export const audioCommand: Command = {
       target = { path: out, extension };
     }
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'audio')) };
-    let sound: Sound;
-    if (args.length === 2) {
-      const install = await session.open([args[0]!], { lockedIs: 'warning' });
-      if (!install) return;
-      const packages = new InstallPackages(install);
-      try {
-        const opened = await packages.open(args[1]!, opts);
-        for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
-        sound = await readSound({ packages, ref: args[1]! }, soundExport(opened.model, opened.path).index, opts);
-        if (target) await write(session, sound, target);
-      } finally {
-        await packages.close();
-        await install.close();
-      }
-    } else {
-      const [path] = args as [string];
-      await session.requireFile(path, 'audio');
-      if (isContainerFile(path)) throw new UsageError(`${path} is a container: name the package inside it too (audio <path> <package>)`, 'audio');
-      if (COMPANION_EXTENSIONS.includes(extensionOf(path))) throw new UsageError(`${path} holds data of the package beside it: name its .uasset`, 'audio');
-      const opened = await openPackageFile(path, opts);
-      for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
-      const source: AssetSource = { file: path };
-      sound = await readSound(source, soundExport(opened.model, path).index, opts);
-      if (target) await write(session, sound, target);
-    }
+    const sound = await withAssetPackage(session, args, opts, 'audio', async ({ source, model, path }) => {
+      const s = await readSound(source, soundExport(model, path).index, opts);
+      if (target) await write(session, s, target);
+      return s;
+    });
+    if (!sound) return;
     for (const n of sound.notes) session.out.note(`note: ${n}`);
     if (session.json) await session.out.line(JSON.stringify(audioJson(sound)));
     else if (!target) await printFacts(session, sound);

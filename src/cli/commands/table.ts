@@ -4,19 +4,17 @@
  * table export is found through the converter registry, as `extract --format convert` finds it.
  */
 import { convertibleExports } from '../../core/assets/index.js';
-import type { AssetSource, ConvertOptions } from '../../core/assets/registry.js';
+import type { ConvertOptions } from '../../core/assets/registry.js';
 import { dataTableColumns, tableCsv } from '../../core/assets/table/csv.js';
 import { cellText } from '../../core/assets/table/cell-text.js';
 import { curveValueAt } from '../../core/assets/table/curve-eval.js';
 import { tableJson } from '../../core/assets/table/json.js';
 import { readTable } from '../../core/assets/table/read.js';
 import type { GameTable } from '../../core/assets/table/types.js';
-import { isContainerFile } from '../../core/install/scan.js';
-import { InstallPackages, openPackageFile } from '../../core/package/open-package.js';
-import { COMPANION_EXTENSIONS, extensionOf } from '../../core/package/package-files.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
 import type { Session } from '../session.js';
+import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
 import { loadMappings } from './props.js';
@@ -61,27 +59,8 @@ export const tableCommand: Command = {
     const csv = values['csv'] === true;
     if (csv && session.json) throw new UsageError('--csv and --json print different things: give one', 'table');
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'table')) };
-    let table: GameTable;
-    if (args.length === 2) {
-      const install = await session.open([args[0]!], { lockedIs: 'warning' });
-      if (!install) return;
-      const packages = new InstallPackages(install);
-      try {
-        const opened = await packages.open(args[1]!, opts);
-        table = await readTable({ packages, ref: args[1]! }, tableExport(opened.model, opened.path), opts);
-      } finally {
-        await packages.close();
-        await install.close();
-      }
-    } else {
-      const [path] = args as [string];
-      await session.requireFile(path, 'table');
-      if (isContainerFile(path)) throw new UsageError(`${path} is a container: name the package inside it too (table <path> <package>)`, 'table');
-      if (COMPANION_EXTENSIONS.includes(extensionOf(path))) throw new UsageError(`${path} holds data of the package beside it: name its .uasset`, 'table');
-      const opened = await openPackageFile(path, opts);
-      const source: AssetSource = { file: path };
-      table = await readTable(source, tableExport(opened.model, path), opts);
-    }
+    const table = await withAssetPackage(session, args, opts, 'table', ({ source, model, path }) => readTable(source, tableExport(model, path), opts));
+    if (!table) return;
     for (const n of table.notes) session.out.note(`note: ${n}`);
     if (session.json) await session.out.line(JSON.stringify(tableJson(table, at)));
     else if (csv) await session.out.line(tableCsv(table).replace(/\r\n$/, '').replace(/\r\n/g, '\n'));

@@ -11,14 +11,12 @@ import { convertTexture, TEXTURE_CONVERSIONS } from '../../core/assets/texture/c
 import { firstPresentMip } from '../../core/assets/texture/image.js';
 import { readTexture } from '../../core/assets/texture/kind.js';
 import type { Texture, TextureInfo } from '../../core/assets/texture/types.js';
-import type { AssetSource, ConvertOptions } from '../../core/assets/registry.js';
-import { isContainerFile } from '../../core/install/scan.js';
-import { InstallPackages, openPackageFile } from '../../core/package/open-package.js';
-import { COMPANION_EXTENSIONS, extensionOf } from '../../core/package/package-files.js';
+import type { ConvertOptions } from '../../core/assets/registry.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
 import { formatSize, plural } from '../../shared/format.js';
 import type { Session } from '../session.js';
+import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
 import { loadMappings } from './props.js';
@@ -82,32 +80,12 @@ export const textureCommand: Command = {
     const mip = indexOption(values, 'mip');
     const slice = indexOption(values, 'slice');
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'texture')) };
-    let texture: Texture;
-    if (args.length === 2) {
-      const install = await session.open([args[0]!], { lockedIs: 'warning' });
-      if (!install) return;
-      const packages = new InstallPackages(install);
-      try {
-        const opened = await packages.open(args[1]!, opts);
-        for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
-        const exp = textureExport(opened.model, opened.path);
-        texture = await readTexture({ packages, ref: args[1]! }, exp.index, opts);
-        if (target) await write(session, texture, target, { ...opts, ...(mip !== undefined ? { mip } : {}), slice: slice ?? 0 });
-      } finally {
-        await packages.close();
-        await install.close();
-      }
-    } else {
-      const [path] = args as [string];
-      await session.requireFile(path, 'texture');
-      if (isContainerFile(path)) throw new UsageError(`${path} is a container: name the package inside it too (texture <path> <package>)`, 'texture');
-      if (COMPANION_EXTENSIONS.includes(extensionOf(path))) throw new UsageError(`${path} holds data of the package beside it: name its .uasset`, 'texture');
-      const opened = await openPackageFile(path, opts);
-      for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
-      const source: AssetSource = { file: path };
-      texture = await readTexture(source, textureExport(opened.model, path).index, opts);
-      if (target) await write(session, texture, target, { ...opts, ...(mip !== undefined ? { mip } : {}), slice: slice ?? 0 });
-    }
+    const texture = await withAssetPackage(session, args, opts, 'texture', async ({ source, model, path }) => {
+      const t = await readTexture(source, textureExport(model, path).index, opts);
+      if (target) await write(session, t, target, { ...opts, ...(mip !== undefined ? { mip } : {}), slice: slice ?? 0 });
+      return t;
+    });
+    if (!texture) return;
     for (const n of texture.notes) session.out.note(`note: ${n}`);
     if (session.json) await session.out.line(JSON.stringify(textureJson(texture)));
     else if (!target) await printFacts(session, texture);
