@@ -36,11 +36,20 @@ export function readNameMap(r: BinaryReader, count: number, layout: PackageLayou
 
 /** Reads an FName (name index + number) and checks the index. */
 export function readFName(r: BinaryReader, names: readonly NameEntry[]): string {
+  return readFNameWith(r, names.length, (i) => names[i]?.name);
+}
+
+/** Reads an FName against a name map given as plain strings (a Zen package's, an asset reader's). */
+export function readFNameOf(r: BinaryReader, names: readonly string[]): string {
+  return readFNameWith(r, names.length, (i) => names[i]);
+}
+
+function readFNameWith(r: BinaryReader, count: number, nameAt: (index: number) => string | undefined): string {
   const at = r.pos;
   const index = r.i32();
   const number = r.i32();
-  const entry = names[index];
-  if (entry === undefined) throw r.error(`name index ${index} is outside the name map (${names.length} names)`, at);
+  const base = nameAt(index);
+  if (base === undefined) throw r.error(`name index ${index} is outside the name map (${count} names)`, at);
   if (number < 0) throw r.error(`name number ${number} is negative`, at + 4);
-  return displayName(entry.name, number);
+  return displayName(base, number);
 }

@@ -11,7 +11,7 @@ import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
 import { KeyRing } from '../../../src/core/crypto/keys.js';
 import { corpus, CUE58_AES_KEY } from '../../support/corpus.js';
-import { ZEN_TEXTURES, type Expected, expectTexture, formatBytes } from './expectations.js';
+import { ZEN_TEXTURES, expectTexture, formatBytes } from './expectations.js';
 
 const MAPPINGS = 'cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap';
 const loadMappings = (): Usmap => parseUsmap(new Uint8Array(readFileSync(corpus(MAPPINGS))), MAPPINGS);

@@ -17,7 +17,7 @@ import { FormatError } from '../../errors.js';
 import { BinaryReader } from '../../io/binary-reader.js';
 import type { InstallPackages } from '../../package/open-package.js';
 import type { PropertyEntry, PropertyValue } from '../../properties/types.js';
-import { displayName } from '../../zen/name-batch.js';
+import { readFNameOf } from '../../uasset/names.js';
 import { scriptImportIndex } from '../../zen/object-index.js';
 import { type BulkDataRef, type BulkFiles, readBulkData, readBulkPayload } from '../texture/read/bulk-data.js';
 import { type SourceExport, type TextureReadOptions as PackageReadOptions, type TextureSource as PackageSource, fileTextureSource, installTextureSource } from '../texture/read/package-source.js';
@@ -55,14 +55,6 @@ export async function readSoundFile(path: string, opts: SoundReadOptions = {}): 
   return soundOf(await fileTextureSource(path, opts), opts);
 }
 
-function readName(r: BinaryReader, names: readonly string[]): string {
-  const at = r.pos;
-  const index = r.i32();
-  const number = r.i32();
-  const base = names[index];
-  if (base === undefined || number < 0) throw r.error(`name index ${index} is outside the name map (${names.length} names)`, at);
-  return displayName(base, number);
-}
 
 type Layout = { cuePoints: boolean; streamed: boolean };
 const LAYOUTS: Layout[] = [
@@ -93,7 +85,7 @@ function readNative(exp: SourceExport, source: PackageSource, start: number, lay
     const count = r.i32();
     r.checkCount(count, 16, 'streamed audio chunks', countAt);
     if (count === 0) throw r.error('no streamed audio chunks', countAt);
-    format = readName(r, source.names);
+    format = readFNameOf(r, source.names);
     for (let i = 0; i < count; i++) {
       const chunkFlags = r.u32();
       if (chunkFlags > 7) throw r.error(`chunk ${i} flags 0x${chunkFlags.toString(16)}`, r.pos - 4);
@@ -112,7 +104,7 @@ function readNative(exp: SourceExport, source: PackageSource, start: number, lay
     if (count === 0) throw r.error('no compressed formats', countAt);
     format = '';
     for (let i = 0; i < count; i++) {
-      const name = readName(r, source.names);
+      const name = readFNameOf(r, source.names);
       const bulk = readBulkData(r, source.bulk);
       if (i === 0) {
         format = name;

@@ -15,7 +15,7 @@
  */
 import { decodeBlockImage, decodeFloatBlockImage, floatToRgba8, type BlockDecoder, type FloatBlockDecoder } from './block-image.js';
 import { decodeBC1Block, decodeBC1Image, decodeBC2Block, decodeBC3Block, decodeBC4Block, decodeBC5Block } from './bc.js';
-import { decodeBC6HBlock, decodeBC6HSignedBlock } from './bc6h.js';
+import { decodeBC6HBlock } from './bc6h.js';
 import { decodeBC7Block, decodeBC7Image } from './bc7.js';
 import { astcBlockDecoder } from './astc.js';
 import { decodeEACR11Block, decodeEACRG11Block, decodeETC1Block, decodeETC2RGBABlock, decodeETC2RGBBlock } from './etc.js';

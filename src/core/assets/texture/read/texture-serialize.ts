@@ -14,7 +14,7 @@
  */
 import { FormatError } from '../../../errors.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
-import { displayName } from '../../../zen/name-batch.js';
+import { readFNameOf } from '../../../uasset/names.js';
 import { scriptImportIndex } from '../../../zen/object-index.js';
 import type { BulkHeaderContext } from './bulk-data.js';
 import { type CookedTextureLayout, candidateLayouts } from './layout.js';
@@ -68,14 +68,6 @@ export interface CookedTextureData {
 /** StripDataFlags' global bit: editor data stripped. */
 const STRIP_EDITOR = 1;
 
-function readName(r: BinaryReader, names: readonly string[]): string {
-  const at = r.pos;
-  const index = r.i32();
-  const number = r.i32();
-  const base = names[index];
-  if (base === undefined || number < 0) throw r.error(`name index ${index} is outside the name map (${names.length} names)`, at);
-  return displayName(base, number);
-}
 
 function readWithLayout(exp: SourceExport, source: TextureSource, layout: CookedTextureLayout, kind: TextureClassKind, nativeStart: number): CookedTextureData {
   const r = new BinaryReader(exp.bytes, exp.file, exp.base).struct(`${exp.class} "${exp.name}" native data`);
@@ -95,7 +87,7 @@ function readWithLayout(exp: SourceExport, source: TextureSource, layout: Cooked
   const bulk: BulkHeaderContext = source.bulk;
   let platform: PlatformData | undefined;
   const otherFormats: string[] = [];
-  for (let name = readName(r, source.names); name !== 'None'; name = readName(r, source.names)) {
+  for (let name = readFNameOf(r, source.names); name !== 'None'; name = readFNameOf(r, source.names)) {
     const nameAt = r.pos - 8;
     if (!name.startsWith('PF_')) throw r.error(`"${name}" where a pixel format name should be`, nameAt);
     const skipAt = r.pos;
