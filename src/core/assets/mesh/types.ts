@@ -1,0 +1,114 @@
+/**
+ * A mesh as the readers find it and the glTF writer, the CLI and the app's 3D view use it. The
+ * readers (UStaticMesh, USkeletalMesh, USkeleton) produce it; nothing here knows where the bytes
+ * came from. Everything is in the engine's units and axes as stored: centimetres, Z up,
+ * left-handed (X forward, Y right). The glTF writer converts to metres, Y up, right-handed.
+ */
+
+/** A rigid transform as the engine stores it (FTransform): translation in cm, rotation a unit quaternion (x, y, z, w). */
+export interface MeshTransform {
+  translation: [number, number, number];
+  rotation: [number, number, number, number];
+  scale: [number, number, number];
+}
+
+/** One draw range of a LOD: a run of triangles drawn with one material slot. */
+export interface MeshSection {
+  /** Index into Mesh.materials. */
+  materialIndex: number;
+  /** First index (not triangle) in MeshLod.indices. */
+  firstIndex: number;
+  triangles: number;
+  /** Skeletal sections: the section's bone map (section-local bone index -> skeleton bone index). */
+  boneMap?: Uint16Array;
+}
+
+/** One level of detail: plain arrays, one entry (or `n` entries) per vertex. */
+export interface MeshLod {
+  vertexCount: number;
+  /** x, y, z per vertex (cm). */
+  positions: Float32Array;
+  /** x, y, z per vertex, unit length; absent when the mesh stores none. */
+  normals?: Float32Array;
+  /** x, y, z, w per vertex (w the bitangent sign, +1 or -1); absent when the mesh stores none. */
+  tangents?: Float32Array;
+  /** One Float32Array of u, v per vertex for each UV channel (UV 0 first). */
+  uvs: Float32Array[];
+  /** r, g, b, a per vertex, 0-255 as stored (FColor is BGRA on disk; here RGBA). */
+  colors?: Uint8Array;
+  /** Triangle list, three vertex indices per triangle, every index < vertexCount. */
+  indices: Uint32Array;
+  sections: MeshSection[];
+  /**
+   * Skeletal LODs: `influences` (4 or 8) skeleton bone indices and weights per vertex, already
+   * mapped through each section's bone map; weights sum to 1 (stored as 0-255 or 0-65535, divided).
+   */
+  skin?: { influences: number; joints: Uint16Array; weights: Float32Array };
+}
+
+/** One bone of the reference skeleton. */
+export interface MeshBone {
+  name: string;
+  /** Index of the parent bone, -1 for the root. Parents come before children. */
+  parent: number;
+  /** Bind pose relative to the parent. */
+  local: MeshTransform;
+}
+
+/** A morph target's deltas for one LOD: only the vertices it moves. */
+export interface MorphTargetLod {
+  /** Vertex indices into that LOD. */
+  vertices: Uint32Array;
+  /** x, y, z position delta (cm) per listed vertex. */
+  positionDeltas: Float32Array;
+  /** x, y, z tangent-Z (normal) delta per listed vertex. */
+  normalDeltas?: Float32Array;
+}
+
+export interface MorphTarget {
+  name: string;
+  /** One entry per LOD of the mesh (an empty LOD has no vertices). */
+  lods: MorphTargetLod[];
+}
+
+export interface MeshSocket {
+  name: string;
+  /** Bone it is attached to (skeletal meshes), "" for none. */
+  bone: string;
+  location: [number, number, number];
+  /** Euler angles in degrees as the engine stores them (pitch, yaw, roll). */
+  rotation: [number, number, number];
+  scale: [number, number, number];
+}
+
+/** A material slot of the mesh, with the textures its material names where they were found. */
+export interface MeshMaterial {
+  /** Slot name ("Mat_A"), or the material's object name when the slot has none. */
+  name: string;
+  /** The material's object path ("/Game/Materials/M_Fixture.M_Fixture"), "" for none. */
+  material: string;
+  /** Texture object paths by role, where the material (instance) names them by parameter. */
+  textures?: { baseColor?: string; normal?: string; orm?: string };
+}
+
+/** The facts the app shows beside the view and `pakscope mesh --json` prints. */
+export interface MeshInfo {
+  /** Export class: "StaticMesh", "SkeletalMesh", "Skeleton". */
+  class: string;
+  /** Export name in its package. */
+  name: string;
+  /** Bounds the mesh stores (cm): origin, box extent, sphere radius. */
+  bounds?: { origin: [number, number, number]; extent: [number, number, number]; radius: number };
+  materials: MeshMaterial[];
+  sockets: MeshSocket[];
+  /** Anything the reader wants the user to know ("Nanite mesh with no fallback"...). */
+  notes: string[];
+}
+
+/** A mesh with its geometry read. A Skeleton has no LODs, only bones. */
+export interface Mesh extends MeshInfo {
+  lods: MeshLod[];
+  /** The reference skeleton (skeletal meshes and skeletons); empty for static meshes. */
+  bones: MeshBone[];
+  morphTargets: MorphTarget[];
+}
