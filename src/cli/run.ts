@@ -15,6 +15,7 @@ import { depsCommand } from './commands/deps.js';
 import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { locresCommand } from './commands/locres.js';
+import { registryCommand } from './commands/registry.js';
 import { lsCommand } from './commands/ls.js';
 import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
@@ -29,7 +30,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, textureCommand, audioCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, registryCommand, textureCommand, audioCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {
