@@ -6,6 +6,7 @@ import './texture/kind.js';
 import './script/kind.js';
 import './table/kind.js';
 import './sound/kind.js';
+import './mesh/kind.js';
 
 export { assetKindOf, assetKinds, registerAssetKind } from './registry.js';
 export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions } from './registry.js';

@@ -1,0 +1,29 @@
+/**
+ * The mesh kind in the converter registry: UStaticMesh, USkeletalMesh and USkeleton, the app's 3D
+ * view, and glTF binary (.glb) as the file they convert to (the writer fills `convert`).
+ */
+import { registerAssetKind, type AssetKind, type AssetSource, type ConvertOptions } from '../registry.js';
+import { MESH_CLASSES, readInstallMesh, readMeshFile } from './read/read.js';
+import type { Mesh } from './types.js';
+
+export const MESH_CONVERSIONS = ['glb'] as const;
+
+/** Export `exportIndex` of `source` read as a mesh (the first mesh export when undefined). */
+export function readMesh(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Mesh> {
+  const o = {
+    ...(exportIndex !== undefined ? { exportIndex } : {}),
+    ...(opts.mappings ? { mappings: opts.mappings } : {}),
+    ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  };
+  return 'file' in source ? readMeshFile(source.file, o) : readInstallMesh(source.packages, source.ref, o);
+}
+
+export const meshKind: AssetKind = {
+  kind: 'mesh',
+  view: 'mesh',
+  classes: MESH_CLASSES,
+  converts: MESH_CONVERSIONS,
+};
+
+registerAssetKind(meshKind);

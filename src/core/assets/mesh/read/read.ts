@@ -1,0 +1,164 @@
+/**
+ * The mesh readers' entry: opens the package as the texture and sound readers do (its exports'
+ * bytes and properties, bulk data in every form), picks the mesh export and hands it to the reader
+ * of its class. Materials, sockets and the stored bounds come from properties (tagged, or
+ * unversioned with the game's mappings); the geometry from the native data after them.
+ */
+import { FormatError } from '../../../errors.js';
+import type { InstallPackages } from '../../../package/open-package.js';
+import type { PropertyValue } from '../../../properties/types.js';
+import { scriptImportIndex } from '../../../zen/object-index.js';
+import { readBulkPayload } from '../../texture/read/bulk-data.js';
+import {
+  fileTextureSource, installTextureSource, type SourceExport, type TextureReadOptions as PackageReadOptions, type TextureSource as PackageSource,
+} from '../../texture/read/package-source.js';
+import { memoryPayload } from '../../texture/read/payload.js';
+import { propertiesRead } from '../../texture/read/texture-serialize.js';
+import type { Mesh, MeshLod, MeshMaterial, MeshSocket } from '../types.js';
+import { boundsOf, entriesOf, objectName, prop, str, vec3 } from './properties.js';
+import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
+import { OLDEST_MESH_RELEASE, candidateReleases } from './versions.js';
+
+export const MESH_CLASSES: readonly string[] = ['StaticMesh', 'SkeletalMesh', 'Skeleton'];
+export type MeshReadOptions = PackageReadOptions;
+
+let classByHash: Map<string, string> | undefined;
+/** The class name of an export, also when a Zen package names it only by script import hash. */
+export function meshClassName(cls: string): string {
+  const m = /\?0x([0-9a-f]{16})$/.exec(cls);
+  if (!m) return cls;
+  classByHash ??= new Map([...MESH_CLASSES, 'StaticMeshSocket', 'SkeletalMeshSocket'].map((c) => [scriptImportIndex(`/Script/Engine.${c}`), c]));
+  return classByHash.get(m[1]!) ?? cls;
+}
+
+export async function readInstallMesh(packages: InstallPackages, ref: string, opts: MeshReadOptions = {}): Promise<Mesh> {
+  return meshOf(await installTextureSource(packages, ref, opts), opts);
+}
+
+export async function readMeshFile(path: string, opts: MeshReadOptions = {}): Promise<Mesh> {
+  return meshOf(await fileTextureSource(path, opts), opts);
+}
+
+function pickExport(source: PackageSource, opts: MeshReadOptions): SourceExport {
+  for (const e of source.exports) e.class = meshClassName(e.class);
+  if (opts.exportIndex !== undefined) {
+    const e = source.exports[opts.exportIndex];
+    if (!e) throw new FormatError(source.path, 'export map', 0, `no export ${opts.exportIndex} (the package has ${source.exports.length})`);
+    if (!MESH_CLASSES.includes(e.class)) throw new FormatError(source.path, `export ${e.index} "${e.name}"`, e.base, `a ${e.class}, not a mesh class PakScope reads (${MESH_CLASSES.join(', ')})`);
+    return e;
+  }
+  const e = source.exports.find((x) => MESH_CLASSES.includes(x.class));
+  if (!e) throw new FormatError(source.path, 'export map', 0, `no mesh export (its exports are ${source.exports.map((x) => `${x.name}: ${x.class}`).join(', ') || 'none'})`);
+  return e;
+}
+
+/** The releases to try for a package, newest first; a clear error when it is older than the readers know. */
+export function releasesOf(source: PackageSource, exp: SourceExport): number[] {
+  const releases = candidateReleases(source.ue4, source.ue5, source.engine).filter((r) => r >= OLDEST_MESH_RELEASE);
+  if (releases.length === 0) {
+    throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base,
+      `the package's versions (UE4 ${source.ue4}, UE5 ${source.ue5}) are not of a release from 4.14 on that PakScope reads meshes of; name the release with --engine`);
+  }
+  return releases;
+}
+
+/** The mesh export of an opened package (the entry points above; tests build sources directly). */
+export async function meshOf(source: PackageSource, opts: MeshReadOptions): Promise<Mesh> {
+  const exp = pickExport(source, opts);
+  if (exp.class === 'StaticMesh') return staticMeshOf(source, exp, opts);
+  throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base, `${exp.class} is not read yet`);
+}
+
+/** A StaticMeshSocket or SkeletalMeshSocket export as a socket. */
+export function socketOf(e: SourceExport): MeshSocket {
+  const p = e.properties.properties;
+  return {
+    name: str(prop(p, 'SocketName')) ?? e.name,
+    bone: ((b) => (b === undefined || b === 'None' ? '' : b))(str(prop(p, 'BoneName'))),
+    location: vec3(prop(p, 'RelativeLocation'), ['X', 'Y', 'Z'], [0, 0, 0]),
+    rotation: vec3(prop(p, 'RelativeRotation'), ['Pitch', 'Yaw', 'Roll'], [0, 0, 0]),
+    scale: vec3(prop(p, 'RelativeScale'), ['X', 'Y', 'Z'], [1, 1, 1]),
+  };
+}
+
+/** The material slots of StaticMaterials / Materials (FStaticMaterial, FSkeletalMaterial). */
+export function materialsOf(exp: SourceExport, propertyName: string): MeshMaterial[] {
+  const list = prop(exp.properties.properties, propertyName);
+  if (!Array.isArray(list)) return [];
+  return list.map((m) => {
+    const e = entriesOf(m as PropertyValue) ?? [];
+    const material = str(prop(e, 'MaterialInterface')) ?? '';
+    const slot = str(prop(e, 'MaterialSlotName'));
+    return { name: slot !== undefined && slot !== 'None' ? slot : material ? objectName(material) : '', material };
+  });
+}
+
+/** Slots the sections name that the properties did not list: placeholders, so every section has one. */
+export function fillMaterials(materials: MeshMaterial[], lods: readonly MeshLod[], notes: string[]): void {
+  const used = Math.max(-1, ...lods.flatMap((l) => l.sections.map((s) => s.materialIndex))) + 1;
+  if (used > materials.length) {
+    if (materials.length > 0) notes.push(`the sections name ${used} material slots, the properties list ${materials.length}`);
+    for (let i = materials.length; i < used; i++) materials.push({ name: `Material_${i}`, material: '' });
+  }
+}
+
+export function propertyNote(exp: SourceExport): string | undefined {
+  if (propertiesRead(exp)) return undefined;
+  return exp.properties.error
+    ? `the properties do not read (${exp.properties.error}): material slots and sockets are unnamed`
+    : 'the properties were not read (unversioned, without the game\'s mappings): material slots and sockets are unnamed';
+}
+
+async function staticMeshOf(source: PackageSource, exp: SourceExport, opts: MeshReadOptions): Promise<Mesh> {
+  const releases = releasesOf(source, exp);
+  const notes = [...source.warnings];
+  const pNote = propertyNote(exp);
+  let native;
+  if (pNote === undefined) {
+    native = readStaticMeshAnyRelease(exp, source, exp.properties.propertyStart + exp.properties.propertyBytes, releases);
+  } else {
+    notes.push(pNote);
+    native = findStaticMeshNative(exp, source, releases);
+    if (!native) {
+      throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
+        ? `the property stream does not read, so the mesh data cannot be found (${exp.properties.error})`
+        : 'unversioned properties: the mesh data was not found without the game\'s mappings (.usmap); pass them');
+    }
+  }
+  const files = { ...source.files, inline: memoryPayload(exp.file, exp.bytes) };
+  const lods: MeshLod[] = [];
+  for (const [i, raw] of native.lods.entries()) {
+    let b: StaticLodBuffers | undefined;
+    if (raw.buffers && 'bulk' in raw.buffers) {
+      const payload = await readBulkPayload(raw.buffers.bulk, files, `static mesh LOD ${i}`, opts.signal);
+      b = readStreamedStaticLod(payload, exp.file, native.release, raw.sections, i);
+    } else b = raw.buffers;
+    if (!b) {
+      notes.push(`LOD ${i} is not in the cooked data (cooked out or stripped)`);
+      continue;
+    }
+    lods.push({
+      vertexCount: b.positions.length / 3, positions: b.positions,
+      ...(b.normals ? { normals: b.normals } : {}), ...(b.tangents ? { tangents: b.tangents } : {}),
+      uvs: b.uvs, ...(b.colors ? { colors: b.colors } : {}), indices: b.indices,
+      sections: raw.sections.map((s) => ({ materialIndex: s.materialIndex, firstIndex: s.firstIndex, triangles: s.triangles })),
+    });
+  }
+  if (native.nanite) {
+    notes.push(lods.some((l) => l.vertexCount > 0)
+      ? 'a Nanite mesh: shown is its fallback mesh (the Nanite clusters are not read)'
+      : 'a Nanite mesh with no fallback mesh: its geometry is only in Nanite clusters, which PakScope does not read');
+  } else if (lods.length === 0) notes.push('the mesh has no LOD with geometry');
+  const materials = materialsOf(exp, 'StaticMaterials');
+  fillMaterials(materials, lods, notes);
+  const sockets: MeshSocket[] = [];
+  for (const index of native.sockets) {
+    const e = index > 0 ? source.exports[index - 1] : undefined;
+    if (e) sockets.push(socketOf(e));
+    else notes.push(`socket object ${index} is not an export of the package (not read)`);
+  }
+  const bounds = boundsOf(prop(exp.properties.properties, 'ExtendedBounds'));
+  return {
+    class: exp.class, name: exp.name, ...(bounds ? { bounds } : {}), materials, sockets, notes, lods, bones: [], morphTargets: [],
+  };
+}

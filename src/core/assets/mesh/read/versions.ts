@@ -1,0 +1,57 @@
+/**
+ * Which fields a cooked mesh's native data has, by engine release. Mesh serialization follows
+ * custom versions (FRenderingObjectVersion, FUE5ReleaseStreamObjectVersion, ...) that cooked Zen
+ * packages do not store, so the release is what decides; where a package's object versions fit
+ * several releases (4.26 and 4.27 both save 522, 5.7 to 6.0 save 522/1018), each is tried newest
+ * first and the first that reads the whole structure wins (static-mesh.ts).
+ *
+ * Releases are numbered major * 100 + minor (427, 508, 600), so `release >= 425` reads like the
+ * format's history.
+ */
+import { findClassicEngineRelease, releasesWithVersions } from '../../../uasset/versions.js';
+
+/** Releases a mesh reader knows (4.14 up); older packages are refused with a clear message. */
+export const OLDEST_MESH_RELEASE = 414;
+
+export const Release = {
+  /** FStaticMeshVertexBuffer: separate tangent and UV arrays (no Strides field). */
+  SplitVertexStreams: 419,
+  /** FRenderingObjectVersion::IncreaseNormalPrecision: packed normals signed, FPackedRGBA16N offset. */
+  SignedNormals: 420,
+  /** FStaticMeshLODResources: bIsLODCookedOut, bInlined, the buffers in their own block. */
+  NewCookedStaticLod: 423,
+  /** FStaticMeshRenderData: NumInlinedLODs. */
+  InlinedLodCount: 423,
+  /** Skeletal meshes: the new cooked LOD format (FSkeletalMeshLODRenderData). */
+  NewCookedSkeletalLod: 424,
+  /** FRawStaticIndexBuffer: bShouldExpandTo32Bit; the ray tracing geometry; bForceOpaque per section. */
+  RayTracing: 425,
+  /** FStaticMeshSection: bVisibleInRayTracing. */
+  VisibleInRayTracing: 426,
+  /** Large world coordinates: bounds and vectors of 64-bit floats. */
+  LargeWorldCoordinates: 500,
+  /** FUE5ReleaseStreamObjectVersion::RemovingTessellation: no adjacency index buffer. */
+  NoAdjacency: 500,
+  /** FStaticMeshSection: bAffectDistanceFieldLighting. */
+  AffectDistanceFieldLighting: 501,
+  /** FStaticMeshLODResources: bHasRayTracingGeometry before the buffers. */
+  RayTracingGeometryFlag: 505,
+  /** FStaticMeshLODResources: SourceMeshBounds; ray tracing geometry with a 24-byte raw data header. */
+  SourceMeshBounds: 506,
+} as const;
+
+const releaseNumber = (engine: string): number => {
+  const [a, b] = engine.split('.').map(Number);
+  return a! * 100 + b!;
+};
+
+/** The releases (newest first) whose mesh layout a package with these versions may have. */
+export function candidateReleases(ue4: number, ue5: number, engine?: string): number[] {
+  if (engine !== undefined) {
+    const given = findClassicEngineRelease(engine);
+    if (given) return [releaseNumber(given.engine)];
+  }
+  return releasesWithVersions(ue4, ue5).map((r) => releaseNumber(r.engine)).reverse();
+}
+
+export const releaseLabel = (release: number): string => `${Math.floor(release / 100)}.${release % 100}`;

@@ -1,0 +1,73 @@
+// Bad input to the mesh readers, made from the real cue58 meshes: a vertex buffer shorter than its
+// count, an index past the vertices, a section past the index buffer. Each a FormatError naming
+// what is wrong, never a hang or a short mesh.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meshOf } from '../../../src/core/assets/mesh/read/read.js';
+import { installTextureSource, type TextureSource } from '../../../src/core/assets/texture/read/package-source.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { openInstall, type Install } from '../../../src/core/install/install.js';
+import { InstallPackages } from '../../../src/core/package/open-package.js';
+import { corpus } from '../../support/corpus.js';
+
+/** Offset of the first occurrence of `pattern` (u32 little-endian words) in `bytes`. */
+function find(bytes: Uint8Array, words: number[]): number {
+  const pattern = new Uint8Array(new Uint32Array(words).buffer);
+  outer: for (let i = 0; i + pattern.length <= bytes.length; i++) {
+    for (let j = 0; j < pattern.length; j++) if (bytes[i + j] !== pattern[j]) continue outer;
+    return i;
+  }
+  throw new Error('pattern not found');
+}
+
+/** The source with export `name`'s bytes replaced by a changed copy. */
+function edit(s: TextureSource, name: string, change: (b: Uint8Array, v: DataView) => Uint8Array | void): TextureSource {
+  const exp = s.exports.find((e) => e.name === name)!;
+  const b = exp.bytes.slice();
+  exp.bytes = change(b, new DataView(b.buffer)) ?? b;
+  return s;
+}
+
+describe('StaticMesh bad input', () => {
+  let install: Install;
+  let packages: InstallPackages;
+  beforeAll(async () => {
+    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
+    packages = new InstallPackages(install);
+  });
+  afterAll(async () => {
+    await packages.close();
+    await install.close();
+  });
+  const source = () => installTextureSource(packages, '/Game/Fixtures/Meshes/SM_Fixture', {});
+
+  // FPositionVertexBuffer of LOD 0: stride 12, 6 vertices, then the bulk array's 12-byte elements, 6 of them.
+  const POSITIONS = [12, 6, 12, 6];
+
+  it('a position buffer whose count says more vertices than it holds', async () => {
+    const s = edit(await source(), 'SM_Fixture', (b, v) => { v.setInt32(find(b, POSITIONS) + 4, 7, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(FormatError);
+    await expect(meshOf(s, {})).rejects.toThrow(/position vertex buffer holds 6 vertices but says 7/);
+  });
+
+  it('a vertex buffer cut short: its elements run past the export', async () => {
+    const s = edit(await source(), 'SM_Fixture', (b) => b.subarray(0, find(b, POSITIONS) + 16 + 30));
+    await expect(meshOf(s, {})).rejects.toThrow(/position vertex buffer: 6 elements of 12 bytes run past the 30 bytes left/);
+  });
+
+  it('a vertex count of a billion: refused before anything is allocated', async () => {
+    const s = edit(await source(), 'SM_Fixture', (b, v) => { const at = find(b, POSITIONS); v.setInt32(at + 4, 1e9, true); v.setInt32(at + 12, 1e9, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(/vertex count 1000000000 is impossible/);
+  });
+
+  it('an index past the vertices', async () => {
+    // The 16-bit index buffer of LOD 0: 0, 1, 2, 3, 4, 5.
+    const s = edit(await source(), 'SM_Fixture', (b, v) => { v.setUint16(find(b, [0x10000, 0x30002, 0x50004]) + 8, 9, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(/index buffer: index 4 is 9, past the 6 vertices/);
+  });
+
+  it('a section whose triangles run past the index buffer', async () => {
+    // Section 1 of LOD 0: material 1, first index 3, 1 triangle, vertices 3-5.
+    const s = edit(await source(), 'SM_Fixture', (b, v) => { v.setInt32(find(b, [1, 3, 1, 3, 5]) + 8, 2, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(/LOD 0 section 1: 2 triangles from index 3 run past the 6 indices/);
+  });
+});
