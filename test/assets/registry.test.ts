@@ -12,7 +12,7 @@ describe('the converter registry', () => {
       expect(kind?.view).toBe('texture');
       expect(kind?.converts).toEqual(['png', 'dds', 'hdr']);
     }
-    expect(assetKindOf('StaticMesh')).toBeUndefined();
+    expect(assetKindOf('SoundCue')).toBeUndefined();
   });
 
   it('knows an engine class named only by its script import hash (a Zen package read without global.utoc)', async () => {
