@@ -5,6 +5,8 @@ import { corpus } from '../support/corpus.js';
 
 export interface ManifestEntry {
   path: string;
+  /** The engine_game column: "UE5.4 (cooked, unversioned)", "UE4.27 NanosWorld", ... */
+  engine: string;
   notes: string;
   /** key=value pairs after "||" (LegacyFileVersion=-7 ...), values as written. */
   fields: Map<string, string>;
@@ -19,7 +21,7 @@ export function manifest(): Map<string, ManifestEntry> {
   for (const line of lines) {
     const cols = line.split('\t');
     if (cols.length < 9) continue;
-    const path = cols[0]!, notes = cols[8]!;
+    const path = cols[0]!, engine = cols[7]!, notes = cols[8]!;
     const fields = new Map<string, string>();
     const tail = notes.split('||')[1] ?? '';
     for (const m of tail.matchAll(/(\w+)(?:=|@)(\S+)/g)) fields.set(m[1]!, m[2]!);
@@ -30,7 +32,7 @@ export function manifest(): Map<string, ManifestEntry> {
       fields.set('ThumbnailCount', thumb[2]!);
       fields.set('ThumbnailFirst', thumb[3]!);
     }
-    cache.set(path, { path, notes, fields });
+    cache.set(path, { path, engine, notes, fields });
   }
   return cache;
 }
