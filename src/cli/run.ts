@@ -12,6 +12,7 @@ import { version } from '../../package.json';
 import { COMMON_OPTIONS, type Command, type OptionValues } from './command.js';
 import { catCommand } from './commands/cat.js';
 import { depsCommand } from './commands/deps.js';
+import { diffCommand } from './commands/diff.js';
 import { extractCommand } from './commands/extract.js';
 import { infoCommand } from './commands/info.js';
 import { locresCommand } from './commands/locres.js';
@@ -30,7 +31,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, registryCommand, textureCommand, audioCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, registryCommand, textureCommand, audioCommand, diffCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

@@ -63,10 +63,21 @@ export class KeyError extends Error {
   }
 }
 
+/**
+ * Two installs that cannot be compared as given: the same install twice, a locked or unreadable
+ * container on one side, a path that is not an install. Bad input (exit 2).
+ */
+export class CompareError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CompareError';
+  }
+}
+
 /** Errors caused by the input (exit code 2), as opposed to PakScope's own failures (exit code 1). */
 export function isInputError(e: unknown): boolean {
   return e instanceof FormatError || e instanceof UnsupportedCodecError || e instanceof DecodeError ||
-    e instanceof KeyError || e instanceof UnsupportedPixelFormatError ||
+    e instanceof KeyError || e instanceof UnsupportedPixelFormatError || e instanceof CompareError ||
     (e instanceof Error && ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES'].includes((e as NodeJS.ErrnoException).code ?? ''));
 }
 

@@ -17,6 +17,7 @@ import { jobIndexOf, runBlockJobs, type BlockJob } from '../../src/core/workers/
 import { addPlanBlock, type BlockPlan } from '../../src/core/workers/block-plan.js';
 import type { WriteTarget } from '../../src/core/workers/file-write.js';
 import { packWrites } from '../../src/core/workers/packed-writes.js';
+import { openIoStoreContainer } from '../../src/core/iostore/container.js';
 import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../src/core/workers/pool.js';
 import { chunkJobs, loadContainer, type RealContainer } from '../codecs/real-chunks.js';
 import { oodleTrapBlock } from '../codecs/oodle-trap-block.js';
@@ -180,6 +181,20 @@ describe('worker pool', () => {
     const check = await pool.hash(data, Uint8Array.from(Buffer.from(stored, 'hex')));
     expect(check).toMatchObject({ ok: true, algorithm: 'BLAKE3', expected: stored });
     expect(data.length).toBe(200_000); // copied to the worker, not detached
+  });
+
+  it('digests in a worker: BLAKE3 of a real chunk, whose first 20 bytes are the hash the engine stored for it', async () => {
+    const c = await openIoStoreContainer(corpus(`${CUE58}/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc`));
+    try {
+      const big = c.files().find((f) => f.size > 200_000)!;
+      const data = await c.read(big.ref);
+      const digest = await shared.digest(data);
+      expect(digest).toHaveLength(64);
+      expect(digest.slice(0, 40)).toBe(c.storage(big.ref).storedHash);
+      expect(data.length).toBe(big.size); // copied to the worker, not detached
+    } finally {
+      await c.close();
+    }
   });
 
   it('rejects a job whose Oodle block crashes the decoder, keeping its class and index, then decodes the next', async () => {

@@ -23,3 +23,8 @@ export async function checkChunkHash(stored: Uint8Array, data: Uint8Array): Prom
   if (actual.SHA1 === expected) return { ok: true, algorithm: 'SHA1', expected, actual };
   return { ok: false, algorithm: null, expected, actual };
 }
+
+/** A digest of any bytes for telling contents apart (comparing builds): BLAKE3-256 as hex. */
+export async function contentDigest(data: Uint8Array): Promise<string> {
+  return bytesToHex(await blake3(data));
+}

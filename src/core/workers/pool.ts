@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { HashCheck } from '../archive.js';
 import type { AesParams } from '../crypto/aes.js';
-import { checkChunkHash } from '../hash/chunk-hash.js';
+import { checkChunkHash, contentDigest } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs, tagJobIndex, type BlockDecoder, type BlockJob } from './block-job.js';
 import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunner } from './block-plan.js';
 import type { WriteResult } from './file-write.js';
@@ -27,12 +27,14 @@ import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packe
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
 import type { DecodedImage } from '../assets/texture/types.js';
-import { FileFlag, reviveError, type HashTask, type ImageReply, type ImageTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
+import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
 
 export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
   /** checkChunkHash in a worker; `data` is copied, never detached. */
   hash(data: Uint8Array, stored: Uint8Array): Promise<HashCheck>;
+  /** contentDigest (BLAKE3 as hex) in a worker, for telling contents apart; `data` is copied, never detached. */
+  digest(data: Uint8Array): Promise<string>;
   /**
    * decodePixels (assets/texture/decode) in a worker: `data`'s buffer is moved there (detached
    * here), the pixels move back. Errors come back with their class (FormatError,
@@ -220,6 +222,16 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
         return (await piscina.run(task, { name: 'hash', transferList: [copy.buffer] })) as HashCheck;
       } catch (e) {
         throw new Error(`hash worker failed: ${(e as Error).message ?? e}`);
+      }
+    },
+
+    async digest(data) {
+      if (data.length < HASH_INLINE_BELOW) return contentDigest(data);
+      const copy = data.slice();
+      try {
+        return (await piscina.run({ data: copy } satisfies DigestTask, { name: 'digest', transferList: [copy.buffer] })) as string;
+      } catch (e) {
+        throw new Error(`digest worker failed: ${(e as Error).message ?? e}`);
       }
     },
 

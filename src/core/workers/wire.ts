@@ -72,6 +72,10 @@ export type JobReply = { ok: true; value: JobValue } | { ok: false; index: numbe
 
 export interface TaskReply { replies: JobReply[] }
 
+export interface DigestTask {
+  data: Uint8Array;
+}
+
 export interface HashTask {
   data: Uint8Array;
   stored: Uint8Array;

@@ -10,14 +10,14 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { HashCheck } from '../archive.js';
 import { whenCodecsReady } from '../codecs/registry.js';
-import { checkChunkHash } from '../hash/chunk-hash.js';
+import { checkChunkHash, contentDigest } from '../hash/chunk-hash.js';
 import { jobIndexOf, runBlockJob, tagJobIndex, type BlockJob } from './block-job.js';
 import { runBlockPlan, Scratch } from './block-plan.js';
 import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
 import { unpackWrite } from './packed-writes.js';
 import { decodePixels } from '../assets/texture/decode/index.js';
-import { JobFlag, toWireError, type HashTask, type ImageReply, type ImageTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
+import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
 export type { HashTask, ImageTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 // Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
@@ -61,6 +61,10 @@ export async function warm(): Promise<void> {
 
 export async function hash(task: HashTask): Promise<HashCheck> {
   return checkChunkHash(task.stored, task.data);
+}
+
+export function digest(task: DigestTask): Promise<string> {
+  return contentDigest(task.data);
 }
 
 /** One texture image (WorkerPool.decodeImage): its pixels move back, or the error comes back as a value. */
