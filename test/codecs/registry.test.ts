@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import * as zlib from 'node:zlib';
 import { codecNames, getCodec } from '../../src/core/codecs/registry.js';
 import { DecodeError, UnsupportedCodecError, isInputError } from '../../src/core/errors.js';
 
@@ -27,14 +26,10 @@ describe('codec registry', () => {
     expect(() => getCodec('None').decode(data, 4)).toThrow(DecodeError);
   });
 
-  // node:zlib has zstd from Node 22.15 (Electron 38); Node 20 does not.
-  const zstdCompressSync = (zlib as { zstdCompressSync?: (b: Uint8Array) => Buffer }).zstdCompressSync;
-  it.runIf(zstdCompressSync)('decodes Zstd where node:zlib has it', () => {
-    const data = new TextEncoder().encode('PakScope '.repeat(1000));
-    expect(Buffer.from(getCodec('Zstd').decode(zstdCompressSync!(data), data.length)).equals(data)).toBe(true);
-  });
   // A frame made by the zstd tool (`zstd -19` of 'PakScope zstd test. ' x 40), with its content size.
   const ZSTD_FRAME = Buffer.from('28b52ffd642002dd0000a050616b53636f7065207a73746420746573742e200100125e3599a7c8b1b6', 'hex');
+  // The codec uses node:zlib's zstd where it has it (Node 22.15+, Electron 38) and fzstd elsewhere:
+  // this frame exercises whichever one runs, so nothing here skips on either.
   it('decodes a real Zstd frame on every Node.js (node:zlib or fzstd)', () => {
     const out = getCodec('Zstd').decode(new Uint8Array(ZSTD_FRAME), 800);
     expect(Buffer.from(out).toString('latin1')).toBe('PakScope zstd test. '.repeat(40));
