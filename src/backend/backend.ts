@@ -392,7 +392,7 @@ export class Backend implements PakScopeApi {
   }
 
   async soundInfo(req: AssetRequest): Promise<SoundView> {
-    return soundView(await this.readSoundOf(await this.install(req.installId), req), req.path);
+    return soundView(await this.readSoundOf(await this.install(req.installId), req), req.path, undefined, poolOf(this.opts.decoder));
   }
 
   async assetText(req: AssetRequest): Promise<AssetText> {
@@ -429,7 +429,7 @@ export class Backend implements PakScopeApi {
   private async soundFile(install: Install, req: SaveConversionRequest): Promise<Uint8Array> {
     const sound = await this.readSoundOf(install, req);
     try {
-      return (await convertSound(sound, req.format)).data;
+      return (await convertSound(sound, req.format, undefined, poolOf(this.opts.decoder))).data;
     } catch (e) {
       if (e instanceof RangeError) throw new RequestError(`${sound.name}: ${e.message}`);
       throw e;

@@ -3,9 +3,10 @@
  * the sound kind's reader and decoder, a decode error or a sound too long to preview kept as a
  * note beside the facts rather than failing the view (it still saves as stored).
  */
-import { decodeSound } from '../core/assets/sound/kind.js';
+import { decodeErrorsNote, decodeSound } from '../core/assets/sound/kind.js';
 import type { Sound } from '../core/assets/sound/types.js';
 import { writeWav } from '../core/assets/sound/wav.js';
+import type { WorkerPool } from '../core/workers/pool.js';
 import { MAX_SOUND_WAV, SOUND_CONVERSION_FORMATS, type SoundConversionFormat, type SoundView } from '../shared/asset-api.js';
 
 /** What a sound saves as: a WAV where it decodes, and its payload as stored. */
@@ -14,7 +15,7 @@ export function soundConversions(sound: Sound): SoundConversionFormat[] {
   return [...(sound.decodable ? ['wav' as const] : []), ...(stored && stored !== 'wav' ? [stored] : [])];
 }
 
-export async function soundView(sound: Sound, path: string, signal?: AbortSignal): Promise<SoundView> {
+export async function soundView(sound: Sound, path: string, signal?: AbortSignal, pool?: WorkerPool): Promise<SoundView> {
   const { readPayload: _payload, ...facts } = sound;
   const view: SoundView = { ...facts, cuePoints: [...sound.cuePoints], notes: [...sound.notes], path, converts: soundConversions(sound) };
   if (!sound.decodable) return view;
@@ -22,9 +23,10 @@ export async function soundView(sound: Sound, path: string, signal?: AbortSignal
   const expected = 44 + sound.samples * sound.channels * 2;
   if (expected > MAX_SOUND_WAV) return { ...view, decodeError: `${sound.durationS.toFixed(1)} s is too long to preview here (over ${MAX_SOUND_WAV / 1024 / 1024} MiB of PCM): save it as WAV` };
   try {
-    const wav = writeWav(await decodeSound(sound, signal));
+    const pcm = await decodeSound(sound, signal, pool);
+    const wav = writeWav(pcm);
     if (wav.length > MAX_SOUND_WAV) return { ...view, decodeError: `too long to preview here (${wav.length} bytes of PCM): save it as WAV` };
-    return { ...view, wav };
+    return { ...view, wav, ...(pcm.errors?.length ? { notes: [...view.notes, decodeErrorsNote(pcm.errors)] } : {}) };
   } catch (e) {
     return { ...view, decodeError: e instanceof Error ? e.message : String(e) };
   }

@@ -64,6 +64,18 @@ describe('sounds in the backend', () => {
     expect(() => validateRequest('soundInfo', { installId, path: 1 })).toThrow(ApiValidationError);
   });
 
+  it('soundInfo decodes OPUS and OGG sounds: a 48 kHz mono WAV of 96000 frames, saved as WAV or as stored', async () => {
+    for (const [name, stored] of [['SW_Format_Opus', 'opus'], ['SW_Format_PlatformSpecific', 'ogg']] as const) {
+      const v = await backend.soundInfo({ installId, path: sw(name) });
+      expect([v.decodable, v.converts, v.decodeError]).toEqual([true, ['wav', stored], undefined]);
+      const wav = Buffer.from(v.wav!);
+      expect([wav.readUInt16LE(20), wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt32LE(40)]).toEqual([1, 1, 48_000, 96_000 * 2]);
+      const file = join(out, `${name}.wav`);
+      await backend.saveConversion({ installId, path: sw(name), format: 'wav', destination: file });
+      expect(Buffer.from(await readFile(file)).equals(wav)).toBe(true);
+    }
+  });
+
   it('soundInfo names a RADA sound, its note, saves it as stored only and gives no WAV', async () => {
     const v = await backend.soundInfo({ installId, path: sw('SW_Format_RADAudio') });
     expect([v.format, v.decodable, v.converts, v.wav]).toEqual(['RADA', false, ['rada'], undefined]);

@@ -31,7 +31,7 @@ describe('pakscope audio', () => {
     expect(JSON.parse(unversioned.out)).toEqual(want);
   });
 
-  it('-o x.wav writes the source WAV byte for byte (16-bit PCM, format tag 1); -o x.opus the Opus payload as stored; -o x.wav of Opus exits 2', async () => {
+  it('-o x.wav writes the source WAV byte for byte (16-bit PCM, format tag 1); -o x.opus the Opus payload as stored, -o x.wav it decoded; -o x.wav of RADA exits 2', async () => {
     const wav = join(temp, 'SW_Inline.wav');
     const r = await pakscope(['audio', TAGGED, A('SW_Inline'), '-o', wav]);
     expect(r.code).toBe(0);
@@ -39,11 +39,16 @@ describe('pakscope audio', () => {
     const opus = join(temp, 'SW_Format_Opus.opus');
     const o = await pakscope(['audio', TAGGED, A('SW_Format_Opus'), '-o', opus]);
     expect(o.code).toBe(0);
-    expect(o.stderr).toMatch(/OPUS is a format PakScope does not decode/);
+    expect(o.stderr).toMatch(/OPUS as stored/);
     expect((await readFile(opus)).subarray(0, 6).toString('latin1')).toBe('UEOPUS');
-    const bad = await pakscope(['audio', TAGGED, A('SW_Format_Opus'), '-o', join(temp, 'x.wav')]);
+    // Decoded: a 16-bit PCM WAV (tag 1) of 48 kHz mono, 2 s (96000 frames after the pre-skip and the encoder's padding).
+    const opusWav = join(temp, 'SW_Format_Opus.wav');
+    expect((await pakscope(['audio', UNVERSIONED, A('SW_Format_Opus'), '-o', opusWav, '--usmap', USMAP])).code).toBe(0);
+    const w = await readFile(opusWav);
+    expect([w.readUInt16LE(20), w.readUInt16LE(22), w.readUInt32LE(24), w.readUInt16LE(34), w.readUInt32LE(40)]).toEqual([1, 1, 48_000, 16, 192_000]);
+    const bad = await pakscope(['audio', TAGGED, A('SW_Format_RADAudio'), '-o', join(temp, 'x.wav')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/OPUS cannot be decoded to \.wav/);
+    expect(bad.stderr).toMatch(/RADA cannot be decoded to \.wav/);
   });
 
   it('extract --format convert: every sound as SW_X.wav or its payload as stored, no .uasset/.ubulk', async () => {
@@ -52,9 +57,13 @@ describe('pakscope audio', () => {
     expect(r.code).toBe(0);
     const dir = join(out, 'CUE4ParseFixtures/Content/Fixtures/Audio');
     expect((await readdir(dir)).sort()).toEqual([
-      'SW_Format_ADPCM.wav', 'SW_Format_BinkAudio.binka', 'SW_Format_Opus.opus', 'SW_Format_PCM.wav', 'SW_Format_PlatformSpecific.ogg',
-      'SW_Format_ProjectDefined.ogg', 'SW_Format_RADAudio.rada', 'SW_Inline.wav', 'SW_Streaming.wav',
+      'SW_Format_ADPCM.wav', 'SW_Format_BinkAudio.binka', 'SW_Format_Opus.wav', 'SW_Format_PCM.wav', 'SW_Format_PlatformSpecific.wav',
+      'SW_Format_ProjectDefined.wav', 'SW_Format_RADAudio.rada', 'SW_Inline.wav', 'SW_Streaming.wav',
     ]);
     expect(Buffer.from(await readFile(join(dir, 'SW_Streaming.wav'))).equals(await readFile(corpus('cue58/SourceAudio/streaming.wav')))).toBe(true);
+    // Decoded in the workers as `audio -o` decodes it on its own thread: the same file.
+    const single = join(temp, 'ProjectDefined.wav');
+    expect((await pakscope(['audio', TAGGED, A('SW_Format_ProjectDefined'), '-o', single])).code).toBe(0);
+    expect(Buffer.from(await readFile(join(dir, 'SW_Format_ProjectDefined.wav'))).equals(await readFile(single))).toBe(true);
   });
 });

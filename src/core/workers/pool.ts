@@ -27,7 +27,8 @@ import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packe
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
 import type { DecodedImage } from '../assets/texture/types.js';
-import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
+import type { Pcm } from '../assets/sound/types.js';
+import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
 
 export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
@@ -41,6 +42,11 @@ export interface WorkerPool extends BlockDecoder, PlanRunner {
    * UnsupportedPixelFormatError).
    */
   decodeImage(pixelFormat: string, data: Uint8Array, width: number, height: number, signal?: AbortSignal): Promise<DecodedImage>;
+  /**
+   * decodeSoundPayload (assets/sound/decode) in a worker: `data`'s buffer is moved there
+   * (detached here), the PCM moves back. Errors come back with their class (FormatError).
+   */
+  decodeSound(info: Omit<SoundTask, 'data'>, data: Uint8Array, signal?: AbortSignal): Promise<Pcm>;
   /**
    * Starts every thread now (a thread's first task otherwise waits for it to start, load its
    * code and set up its codecs: about 0.3 s, more on a busy machine). Resolves once they are ready.
@@ -244,6 +250,16 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       signal?.throwIfAborted();
       if (!reply.ok) throw reviveError(reply.error);
       return { width: reply.width, height: reply.height, rgba: reply.rgba, ...(reply.float ? { float: reply.float } : {}) };
+    },
+
+    async decodeSound(info, data, signal) {
+      signal?.throwIfAborted();
+      const task: SoundTask = { name: info.name, format: info.format, sampleRate: info.sampleRate, channels: info.channels, samples: info.samples, data };
+      // As decodeImage: no signal for piscina (it would end the worker); a cancelled decode is dropped.
+      const reply = (await piscina.run(task, { name: 'decodeSound', transferList: [data.buffer as ArrayBuffer] })) as SoundReply;
+      signal?.throwIfAborted();
+      if (!reply.ok) throw reviveError(reply.error);
+      return { sampleRate: reply.sampleRate, channels: reply.channels, samples: reply.samples, ...(reply.errors ? { errors: reply.errors } : {}) };
     },
 
     async warm() {

@@ -94,6 +94,21 @@ export type ImageReply =
   | { ok: true; width: number; height: number; rgba: Uint8Array; float?: Float32Array }
   | { ok: false; error: WireError };
 
+/** A sound's stored payload to decode (WorkerPool.decodeSound): its facts and bytes, moved to the worker. */
+export interface SoundTask {
+  name: string;
+  format: string;
+  sampleRate: number;
+  channels: number;
+  samples: number;
+  data: Uint8Array;
+}
+
+/** The decoded 16-bit PCM (its buffer moved back), or why it did not decode. */
+export type SoundReply =
+  | { ok: true; sampleRate: number; channels: number; samples: Int16Array; errors?: string[] }
+  | { ok: false; error: WireError };
+
 /** An error as it crosses threads: enough to rebuild its class on the other side. */
 export interface WireError {
   name: string;

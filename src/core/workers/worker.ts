@@ -17,9 +17,10 @@ import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
 import { unpackWrite } from './packed-writes.js';
 import { decodePixels } from '../assets/texture/decode/index.js';
-import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
+import { decodeSoundPayload } from '../assets/sound/decode.js';
+import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
-export type { HashTask, ImageTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
+export type { HashTask, ImageTask, SoundTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 // Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
 export { packWrites, unpackWrite } from './packed-writes.js';
 
@@ -81,6 +82,24 @@ export function decodeImage(task: ImageTask): unknown {
       transfer.push(float.buffer as ArrayBuffer);
     }
     reply = { ok: true, width: image.width, height: image.height, rgba, ...(float ? { float } : {}) };
+  } catch (e) {
+    reply = { ok: false, error: toWireError(e) };
+  }
+  return move({
+    get [transferableSymbol]() { return transfer; },
+    get [valueSymbol]() { return reply; },
+  });
+}
+
+/** One sound's payload (WorkerPool.decodeSound): its PCM moves back, or the error comes back as a value. */
+export async function decodeSound(task: SoundTask): Promise<unknown> {
+  let reply: SoundReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const pcm = await decodeSoundPayload(task, task.data);
+    const samples = pcm.samples.byteOffset === 0 && pcm.samples.byteLength === pcm.samples.buffer.byteLength ? pcm.samples : pcm.samples.slice();
+    transfer.push(samples.buffer as ArrayBuffer);
+    reply = { ok: true, sampleRate: pcm.sampleRate, channels: pcm.channels, samples, ...(pcm.errors ? { errors: pcm.errors } : {}) };
   } catch (e) {
     reply = { ok: false, error: toWireError(e) };
   }

@@ -29,10 +29,10 @@ describe('ADPCM', () => {
   for (const [codec, extra] of [
     ['adpcm_ms', []], ['adpcm_ima_wav', []], ['adpcm_ima_wav', ['-ac', '2']],
   ] as const) {
-    it(`${codec}${extra.length ? ` ${extra.join(' ')}` : ''}: decodes equal to ffmpeg`, () => {
+    it(`${codec}${extra.length ? ` ${extra.join(' ')}` : ''}: decodes equal to ffmpeg`, async () => {
       const wav = encode(corpus('cue58/SourceAudio/streaming.wav'), codec, [...extra]);
       const want = ffmpegSamples('-', wav);
-      const pcm = decodeSoundPayload(info, wav);
+      const pcm = await decodeSoundPayload(info, wav);
       expect(pcm.sampleRate).toBe(22_050);
       expect(pcm.channels).toBe(extra.length ? 2 : 1);
       // ffmpeg decodes the whole last block; PakScope does too (the file has no fact chunk to cut it).
@@ -41,7 +41,7 @@ describe('ADPCM', () => {
     });
   }
 
-  it('an impossible sample rate or channel count, a cut data chunk: a clear error', () => {
+  it('an impossible sample rate or channel count, a cut data chunk: a clear error', async () => {
     const wav = encode(corpus('cue58/SourceAudio/inline.wav'), 'adpcm_ms');
     const bad = (at: number, value: number, size: 2 | 4): Uint8Array => {
       const b = wav.slice();
@@ -49,9 +49,9 @@ describe('ADPCM', () => {
       if (size === 2) v.setUint16(at, value, true); else v.setUint32(at, value, true);
       return b;
     };
-    expect(() => decodeSoundPayload(info, bad(24, 0, 4))).toThrow(/sample rate 0 Hz is impossible/);
-    expect(() => decodeSoundPayload(info, bad(22, 200, 2))).toThrow(/channel count 200 is impossible/);
-    expect(() => decodeSoundPayload(info, wav.subarray(0, wav.length - 100))).toThrow(FormatError);
-    expect(() => decodeSoundPayload(info, wav.subarray(0, wav.length - 100))).toThrow(/runs past the payload's end/);
+    await expect(decodeSoundPayload(info, bad(24, 0, 4))).rejects.toThrow(/sample rate 0 Hz is impossible/);
+    await expect(decodeSoundPayload(info, bad(22, 200, 2))).rejects.toThrow(/channel count 200 is impossible/);
+    await expect(decodeSoundPayload(info, wav.subarray(0, wav.length - 100))).rejects.toThrow(FormatError);
+    await expect(decodeSoundPayload(info, wav.subarray(0, wav.length - 100))).rejects.toThrow(/runs past the payload's end/);
   });
 });

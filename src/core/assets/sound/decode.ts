@@ -1,17 +1,23 @@
 /**
- * A sound's stored payload to 16-bit PCM: PCM (a RIFF/WAVE, or raw 16-bit samples) and ADPCM
+ * A sound's stored payload to 16-bit PCM: PCM (a RIFF/WAVE, or raw 16-bit samples), ADPCM
  * (a RIFF/WAVE of MS-ADPCM, IMA ADPCM, or of PCM, as the engine's ADPCM cook writes at full
- * quality). Other formats (Opus, Vorbis, Bink Audio, RAD Audio) are not decoded.
+ * quality), OPUS (the engine's UEOPUS container) and OGG (Ogg Vorbis). Bink Audio and RAD Audio
+ * are not decoded.
  */
 import { FormatError } from '../../errors.js';
 import { decodeImaAdpcm, decodeMsAdpcm } from './adpcm.js';
-import { MAX_CHANNELS, MAX_SAMPLE_RATE } from './read.js';
+import { MAX_CHANNELS, MAX_SAMPLE_RATE } from './limits.js';
+import { planarToPcm } from './planar.js';
+import { decodeUeOpus } from './ue-opus.js';
+import { decodeOggVorbis } from './vorbis.js';
 import type { Pcm, SoundInfo } from './types.js';
 import { isRiffWave, parseWav, type WavFile } from './wav.js';
 
 /** PCM of a payload of sound `info` (its rate and channels used where the payload has no header). */
-export function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format' | 'sampleRate' | 'channels' | 'samples'>, payload: Uint8Array): Pcm {
+export async function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format' | 'sampleRate' | 'channels' | 'samples'>, payload: Uint8Array): Promise<Pcm> {
   const what = `${info.format} payload of "${info.name}"`;
+  if (info.format === 'OPUS') return planarToPcm(await decodeUeOpus(payload, info.name));
+  if (info.format === 'OGG') return planarToPcm(await decodeOggVorbis(payload, info.name));
   if (info.format !== 'PCM' && info.format !== 'ADPCM') throw new FormatError(info.name, what, 0, `${info.format} is a format PakScope does not decode`);
   if (!isRiffWave(payload)) {
     if (info.format !== 'PCM') throw new FormatError(info.name, what, 0, 'an ADPCM payload without a RIFF/WAVE header');

@@ -5,6 +5,7 @@
 import { registerAssetKind, type AssetKind, type AssetSource, type ConvertedFile, type ConvertOptions } from '../registry.js';
 import { decodeSoundPayload } from './decode.js';
 import { readInstallSound, readSoundFile, SOUND_CLASSES } from './read.js';
+import type { WorkerPool } from '../../workers/pool.js';
 import type { Pcm, Sound } from './types.js';
 import { writeWav } from './wav.js';
 
@@ -21,18 +22,26 @@ export function readSound(source: AssetSource, exportIndex: number | undefined, 
   return 'file' in source ? readSoundFile(source.file, o) : readInstallSound(source.packages, source.ref, o);
 }
 
-/** The sound decoded to 16-bit PCM (decodable formats only: Sound.decodable). */
-export async function decodeSound(sound: Sound, signal?: AbortSignal): Promise<Pcm> {
-  return decodeSoundPayload(sound, await sound.readPayload(signal));
+/** The sound decoded to 16-bit PCM (decodable formats only: Sound.decodable), in `pool`'s workers when given. */
+export async function decodeSound(sound: Sound, signal?: AbortSignal, pool?: WorkerPool): Promise<Pcm> {
+  const payload = await sound.readPayload(signal);
+  if (!pool) return decodeSoundPayload(sound, payload);
+  // The pool moves the buffer it is given: only one this view spans alone.
+  const own = payload.byteOffset === 0 && payload.byteLength === payload.buffer.byteLength;
+  const { name, format, sampleRate, channels, samples } = sound;
+  return pool.decodeSound({ name, format, sampleRate, channels, samples }, own ? payload : payload.slice(), signal);
 }
 
 /**
  * The file of a sound: `extension` "wav" decodes (the decodable formats), the stored format's
  * own extension writes the payload as stored; undefined: WAV where it decodes, else as stored.
  */
-export async function convertSound(sound: Sound, extension: string | undefined, signal?: AbortSignal): Promise<ConvertedFile> {
+export async function convertSound(sound: Sound, extension: string | undefined, signal?: AbortSignal, pool?: WorkerPool): Promise<ConvertedFile> {
   const ext = extension ?? (sound.decodable ? 'wav' : sound.storedExtension);
-  if (ext === 'wav' && sound.decodable) return { suffix: '', extension: 'wav', data: writeWav(await decodeSound(sound, signal)) };
+  if (ext === 'wav' && sound.decodable) {
+    const pcm = await decodeSound(sound, signal, pool);
+    return { suffix: '', extension: 'wav', data: writeWav(pcm), ...(pcm.errors?.length ? { note: decodeErrorsNote(pcm.errors) } : {}) };
+  }
   if (ext === sound.storedExtension) {
     return {
       suffix: '', extension: ext, data: await sound.readPayload(signal),
@@ -44,13 +53,19 @@ export async function convertSound(sound: Sound, extension: string | undefined, 
   throw new RangeError(`a ${sound.format} sound converts to ${to}, not .${ext}`);
 }
 
+/** What the user reads about the parts of a sound that did not decode. */
+export function decodeErrorsNote(errors: readonly string[]): string {
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  return `parts did not decode and are silent or missing: ${errors.slice(0, 3).join('; ')}${more}`;
+}
+
 export const soundKind: AssetKind = {
   kind: 'sound',
   view: 'sound',
   classes: SOUND_CLASSES,
   converts: SOUND_CONVERSIONS,
   async convert(source, exportIndex, extension, opts) {
-    return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal)];
+    return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal, opts.pool)];
   },
 };
 

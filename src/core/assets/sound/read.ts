@@ -22,19 +22,19 @@ import { scriptImportIndex } from '../../zen/object-index.js';
 import { type BulkDataRef, type BulkFiles, readBulkData, readBulkPayload } from '../texture/read/bulk-data.js';
 import { type SourceExport, type TextureReadOptions as PackageReadOptions, type TextureSource as PackageSource, fileTextureSource, installTextureSource } from '../texture/read/package-source.js';
 import { memoryPayload } from '../texture/read/payload.js';
+import { MAX_CHANNELS, MAX_SAMPLE_RATE } from './limits.js';
 import type { Sound, SoundCuePoint } from './types.js';
+
+export { MAX_CHANNELS, MAX_SAMPLE_RATE };
 
 export const SOUND_CLASSES: readonly string[] = ['SoundWave'];
 export type SoundReadOptions = PackageReadOptions;
 
-/** Highest sample rate and channel count a sound can have before it is corrupt data. */
-export const MAX_SAMPLE_RATE = 768_000;
-export const MAX_CHANNELS = 32;
 
 /** Stored payload extension by format name; formats not listed keep their name lowercased. */
 const STORED_EXTENSION: Record<string, string> = { PCM: 'wav', ADPCM: 'wav', OPUS: 'opus', OGG: 'ogg', BINKA: 'binka', RADA: 'rada' };
 /** Formats PakScope decodes to PCM. */
-export const DECODABLE_FORMATS: readonly string[] = ['PCM', 'ADPCM'];
+export const DECODABLE_FORMATS: readonly string[] = ['PCM', 'ADPCM', 'OPUS', 'OGG'];
 
 interface AudioChunk { bulk: BulkDataRef; dataSize: number; audioDataSize: number; seekOffset?: number }
 interface NativeSound { format: string; chunks: AudioChunk[]; streaming: boolean; cuePointCount: number; otherFormats: string[] }

@@ -6,6 +6,8 @@ export interface Pcm {
   channels: number;
   /** Interleaved samples: frames x channels. */
   samples: Int16Array;
+  /** Parts that did not decode (a corrupt packet, a chunk cut short): silence or nothing in their place. */
+  errors?: string[];
 }
 
 export interface SoundCuePoint {
