@@ -22,6 +22,7 @@ import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
 import { textureCommand } from './commands/texture.js';
 import { audioCommand } from './commands/audio.js';
+import { meshCommand } from './commands/mesh.js';
 import { thumbnailCommand } from './commands/thumbnail.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
@@ -31,7 +32,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, registryCommand, textureCommand, audioCommand, diffCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

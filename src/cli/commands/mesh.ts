@@ -1,0 +1,120 @@
+/**
+ * `pakscope mesh <path> [package]`: a static or skeletal mesh's (or a skeleton's) facts, and the
+ * mesh written as glTF 2.0 binary (-o FILE.glb). The package's mesh export is found through the
+ * converter registry (core/assets), read by the mesh readers and written by the glTF writer.
+ */
+import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { assetKindOf, type ConvertOptions } from '../../core/assets/index.js';
+import { readMeshTextures } from '../../core/assets/mesh/gltf/textures.js';
+import { writeGlb } from '../../core/assets/mesh/gltf/write.js';
+import { meshSummary, readMesh } from '../../core/assets/mesh/index.js';
+import type { Mesh } from '../../core/assets/mesh/types.js';
+import type { AssetSource } from '../../core/assets/registry.js';
+import type { PackageModel } from '../../core/package-model.js';
+import { JSON_OPTION, type Command } from '../command.js';
+import type { Session } from '../session.js';
+import { withAssetPackage } from '../asset-package.js';
+import { UsageError } from '../usage-error.js';
+import { ENGINE_OPTION, packageOptions } from './info.js';
+import { loadMappings } from './props.js';
+
+export const meshCommand: Command = {
+  name: 'mesh',
+  args: '<path> [package]',
+  summary: 'Describe a mesh or skeleton, or write it as .glb (-o)',
+  description: [
+    'Reads the StaticMesh, SkeletalMesh or Skeleton of a package file (<path> alone: .uasset with',
+    'its .uexp and .ubulk beside it) or of a package inside the containers and folders of <path>',
+    '(named as info names it): every LOD with its vertices, triangles, UV channels and sections,',
+    'the bones, morph targets and sockets. A Nanite mesh shows its fallback mesh, or says it has',
+    'none. Unversioned packages need --usmap FILE.',
+    '',
+    '-o FILE.glb writes glTF 2.0 binary (metres, Y up): LOD 0, or the LOD --lod N names, one',
+    'primitive per section, the skin and morph targets of skeletal meshes.',
+    '',
+    '--json prints, in the engine\'s units and axes as stored (centimetres, Z up),',
+    '{"class","lods":[{"vertices","triangles","uvChannels","sections":[{"material","triangles"}],',
+    '"bounds":{"min":[x,y,z],"max":[x,y,z]}}],"bones":[{"name","parent"}],"morphTargets":[name],',
+    '"sockets":[{"name","location":[x,y,z]}]}: triangles is the sum over the LOD\'s sections,',
+    'sections those with triangles, bounds the min and max of the LOD\'s vertex positions, parent',
+    'the parent bone\'s index (-1 for the root).',
+  ].join('\n'),
+  examples: [
+    'pakscope mesh Paks /Game/Meshes/SM_Rock -o SM_Rock.glb',
+    'pakscope mesh Paks /Game/Characters/SK_Hero --lod 1 -o SK_Hero_LOD1.glb --usmap Game.usmap',
+    'pakscope mesh Content/Meshes/SM_Rock.uasset --json',
+  ],
+  options: {
+    out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the mesh to FILE as glTF 2.0 binary (.glb).' },
+    lod: { type: 'string', usage: '--lod N', help: 'The LOD to write (0 is the most detailed; default 0).' },
+    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    engine: ENGINE_OPTION,
+    json: JSON_OPTION,
+  },
+  positionals: { min: 1, max: 2 },
+
+  async run(session, args, values) {
+    const out = values['out'];
+    if (out !== undefined && (typeof out !== 'string' || out === '' || out === '-' || extname(out).toLowerCase() !== '.glb')) {
+      throw new UsageError(`-o names the .glb file to write, not "${String(out)}"`, 'mesh');
+    }
+    const lod = lodOption(values['lod']);
+    const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'mesh')) };
+    const mesh = await withAssetPackage(session, args, opts, 'mesh', async ({ source, model, path }) => {
+      const m = await readMesh(source, meshExport(model, path), opts);
+      if (lod !== undefined && lod >= m.lods.length) {
+        throw new UsageError(`${m.name} has ${m.lods.length === 0 ? 'no LODs' : `LODs 0 to ${m.lods.length - 1}`}, not ${lod}`, 'mesh');
+      }
+      if (typeof out === 'string') await write(session, source, m, out, lod ?? 0, opts);
+      return m;
+    });
+    if (!mesh) return;
+    for (const n of mesh.notes) session.out.note(`note: ${n}`);
+    if (session.json) await session.out.line(JSON.stringify(meshSummary(mesh)));
+    else if (out === undefined) await printFacts(session, mesh);
+  },
+};
+
+function lodOption(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const text = String(v);
+  if (!/^\d{1,3}$/.test(text)) throw new UsageError(`--lod takes a whole number 0 or more, not "${text}"`, 'mesh');
+  return Number(text);
+}
+
+/** The package's mesh export, found by the registry (the first export of the mesh kind). */
+function meshExport(model: PackageModel, path: string): number {
+  const index = model.exports.findIndex((e) => assetKindOf(e.class)?.kind === 'mesh');
+  if (index >= 0) return index;
+  const classes = [...new Set(model.exports.map((e) => e.class))].join(', ');
+  throw new UsageError(`${path} holds no mesh (its exports are ${classes || 'none'})`, 'mesh');
+}
+
+async function write(session: Session, source: AssetSource, mesh: Mesh, path: string, lod: number, opts: ConvertOptions): Promise<void> {
+  if (mesh.lods.length === 0 && mesh.bones.length === 0) throw new UsageError(`${mesh.name} has no geometry and no bones to write`, 'mesh');
+  const textures = await readMeshTextures(source, mesh, opts);
+  for (const n of textures.notes) session.out.note(`note: ${n}`);
+  const data = await writeGlb(mesh, { lod, textures: textures.pngs });
+  await writeFile(path, data);
+  const what = mesh.lods.length > 0 ? `LOD ${lod}` : 'skeleton';
+  session.out.note(`wrote ${path}: glTF 2.0 binary, ${what}, ${data.length} bytes (${mesh.name})`);
+}
+
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+async function printFacts(session: Session, m: Mesh): Promise<void> {
+  const out = session.out;
+  const s = meshSummary(m);
+  await out.line(`${m.name} (${m.class})`);
+  for (const [i, l] of s.lods.entries()) {
+    const b = l.bounds;
+    await out.line(`  LOD ${i}: ${plural(l.vertices, 'vertex').replace('vertexs', 'vertices')}, ${plural(l.triangles, 'triangle')}, ${plural(l.uvChannels, 'UV channel')}, ${plural(l.sections.length, 'section')}`);
+    for (const sec of l.sections) await out.line(`    ${sec.material || '(no slot)'}: ${plural(sec.triangles, 'triangle')}`);
+    await out.line(`    bounds (${b.min.join(', ')}) to (${b.max.join(', ')}) cm`);
+  }
+  if (s.bones.length > 0) await out.line(`  bones: ${s.bones.map((b) => `${b.name}${b.parent >= 0 ? ` <- ${s.bones[b.parent]?.name ?? b.parent}` : ''}`).join(', ')}`);
+  if (s.morphTargets.length > 0) await out.line(`  morph targets: ${s.morphTargets.join(', ')}`);
+  for (const k of m.sockets) await out.line(`  socket ${k.name}${k.bone ? ` on ${k.bone}` : ''} at (${k.location.join(', ')})`);
+  if (m.materials.length > 0) await out.line(`  materials: ${m.materials.map((x) => x.material ? `${x.name} (${x.material})` : x.name).join(', ')}`);
+}
