@@ -4,7 +4,7 @@
  * bench/results.md (the latest run) plus results-full.* or results-quick.* (per mode, so a quick
  * run does not replace the full figures). See bench/README.md.
  *
- * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures, preview: the
+ * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures, preview, diff: the
  * others are taken from the latest results of the same mode and install, when there are some);
  * --regenerate (rebuild the cached install).
  */
@@ -13,11 +13,13 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProbes, probeFile, PROJECT_ROOT, WORKER_FILE } from './build-probes.js';
+import { changedCopy } from './changed-copy.js';
 import { FULL_PARAMS, generateInstall, QUICK_PARAMS, type InstallManifest } from './generate-install.js';
 import { measureScroll, type ScrollResult } from './measure-scroll.js';
 import { runProbe } from './probe-runner.js';
 import { measureTextureDecode } from './texture-decode.js';
 import type { DecodeResult } from './probes/decode.js';
+import type { DiffResult } from './probes/diff.js';
 import type { ExtractResult } from './probes/extract.js';
 import type { OpenIndexResult } from './probes/open-index.js';
 import type { PackagesResult } from './probes/packages.js';
@@ -196,6 +198,19 @@ async function measureScrollTarget(m: InstallManifest, details: Record<string, u
     s.p95FrameMs <= 8 && s.droppedFrames === 0 && rowsNote === '')];
 }
 
+async function measureDiff(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const copy = await changedCopy(m);
+  const d = await runProbe<DiffResult>('diff',
+    { root: m.root, copyRoot: copy.root, changed: copy.changed, aesKeyArg: m.aesKeyArg, workerFile: WORKER_FILE }, { onProgress: probeLog });
+  details['diff'] = d;
+  const right = d.wrong === 0 && d.added === 0 && d.removed === 0 && d.filesRead === 0 && d.changed + d.unchanged === d.files;
+  return [targetResult('diff_s', d.seconds,
+    `the copy opened (${r2(d.openSeconds)} s) and compared (${r2(d.compareSeconds)} s) with the open install: ${d.files.toLocaleString('en-US')} files, ` +
+    `${d.changed.toLocaleString('en-US')} changed (1 % of the chunks, those with a path: ${d.expectedChanged.toLocaleString('en-US')}), ${d.unchanged.toLocaleString('en-US')} unchanged, ` +
+    `${d.byStoredHash.toLocaleString('en-US')} by stored hash, ${d.filesRead} files read${right ? '' : `; WRONG: ${d.wrong} misreported, ${d.added} added, ${d.removed} removed`}`,
+    right ? undefined : false)];
+}
+
 const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unknown>) => Promise<TargetResult[]>][] = [
   ['open', ['open_index_s', 'peak_rss_mb'], measureOpen],
   ['packages', ['graph_s', 'package_view_ms'], measurePackages],
@@ -205,6 +220,7 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
   ['textures', ['texture_decode_ratio_bc1', 'texture_decode_ratio_bc7'],
     (_m, d) => measureTextureDecode({ rounds: PLAN.textureRounds, reps: PLAN.textureReps }, log, d)],
   ['preview', ['texture_preview_ms'], measureTexturePreview],
+  ['diff', ['diff_s'], measureDiff],
 ];
 
 async function writeAtomically(path: string, text: string): Promise<void> {

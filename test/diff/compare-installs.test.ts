@@ -84,16 +84,16 @@ describe('compareInstalls', () => {
     expect(d).toMatchObject({ added: [], removed: [], moved: [], unchanged: 2 });
   });
 
-  it('a file at a new path with the same bytes is one moved entry; other new paths are added and removed', async () => {
-    const a = new Install(['old'], [bytesArchive('old.pak', { 'G/A.uasset': 'alpha', 'G/B.uasset': 'beta', 'G/C.uasset': 'gamma' })], []);
-    const b = new Install(['new'], [bytesArchive('new.pak', { 'G/A.uasset': 'alphA', 'G/Moved/B.uasset': 'beta', 'G/D.uasset': 'delta!' })], []);
+  it('a file at a new path with the same bytes is one moved entry; other new paths are added and removed; paths match ignoring case', async () => {
+    const a = new Install(['old'], [bytesArchive('old.pak', { 'G/A.uasset': 'alpha', 'G/B.uasset': 'beta', 'G/C.uasset': 'gamma', 'G/Sub/E.uasset': 'e' })], []);
+    const b = new Install(['new'], [bytesArchive('new.pak', { 'G/A.uasset': 'alphA', 'G/Moved/B.uasset': 'beta', 'G/D.uasset': 'delta!', 'g/SUB/e.UASSET': 'e' })], []);
     const d = await compareInstalls(a, b);
     expect(d).toMatchObject({
       added: [{ path: 'G/D.uasset', size: 6 }],
       removed: [{ path: 'G/C.uasset', size: 5 }],
       changed: [{ path: 'G/A.uasset', oldSize: 5, newSize: 5 }],
       moved: [{ oldPath: 'G/B.uasset', newPath: 'G/Moved/B.uasset' }],
-      unchanged: 0,
+      unchanged: 1,
     });
   });
 });

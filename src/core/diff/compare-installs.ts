@@ -9,7 +9,8 @@
  */
 import { basename } from 'node:path';
 import { asError } from '../errors.js';
-import { contentDigest } from '../hash/chunk-hash.js';
+import { CHUNK_HASH_BYTES, contentDigest } from '../hash/chunk-hash.js';
+import { bytesToHex } from '../io/hex.js';
 import type { Install, VfsFile } from '../install/install.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { chunkMetaHash } from '../iostore/toc.js';
@@ -33,73 +34,67 @@ interface StoredHash { bytes: Uint8Array; scheme: number }
 export async function compareInstalls(oldInstall: Install, newInstall: Install, opts: CompareOptions = {}): Promise<InstallDiff> {
   const digest = opts.digest ?? contentDigest;
   const signal = opts.signal;
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const stats = { byStoredHash: 0, bySize: 0, byDigest: 0, filesRead: 0 };
   const unreadable: InstallDiff['unreadable'] = [];
+  const oldSide = new Side(oldInstall), newSide = new Side(newInstall);
 
-  const oldFiles = [...oldInstall.files()];
-  const newFiles = [...newInstall.files()];
-  const newByKey = new Map<string, VfsFile>();
-  for (const f of newFiles) newByKey.set(f.path.toLowerCase(), f);
-
-  const removed: VfsFile[] = [];
-  const toRead: [VfsFile, VfsFile][] = [];
-  const changedFiles = new Set<VfsFile>(); // new side's file
+  const removed: number[] = [];
+  const added: number[] = [];
+  const changed: [number, number][] = [];
+  const toRead: [number, number][] = [];
   let unchanged = 0;
-  const seenNew = new Set<VfsFile>();
-  for (const a of oldFiles) {
-    const b = newByKey.get(a.path.toLowerCase());
-    if (!b) {
-      removed.push(a);
-      continue;
-    }
-    seenNew.add(b);
-    if (a.size !== b.size) {
-      stats.bySize++;
-      changedFiles.add(b);
-      continue;
-    }
-    const ha = storedHash(a), hb = storedHash(b);
-    if (ha && hb) {
-      if (bytesEqual(ha.bytes, hb.bytes)) {
-        stats.byStoredHash++;
-        unchanged++;
-        continue;
+  oldInstall.pairFiles(newInstall, {
+    both(a, b) {
+      if (oldInstall.fileSizeById(a) !== newInstall.fileSizeById(b)) {
+        stats.bySize++;
+        changed.push([a, b]);
+        return;
       }
-      // The same scheme and different hashes: different bytes. Different schemes say nothing.
-      if (ha.scheme === hb.scheme) {
-        stats.byStoredHash++;
-        changedFiles.add(b);
-        continue;
+      const ha = oldSide.storedHash(a), hb = newSide.storedHash(b);
+      if (ha && hb) {
+        if (bytesEqual(ha.bytes, hb.bytes)) {
+          stats.byStoredHash++;
+          unchanged++;
+          return;
+        }
+        // The same scheme and different hashes: different bytes. Different schemes say nothing.
+        if (ha.scheme === hb.scheme) {
+          stats.byStoredHash++;
+          changed.push([a, b]);
+          return;
+        }
       }
-    }
-    toRead.push([a, b]);
-  }
-  const added = newFiles.filter((f) => !seenNew.has(f));
+      toRead.push([a, b]);
+    },
+    onlyHere(a) { removed.push(a); },
+    onlyThere(b) { added.push(b); },
+  });
 
   // Equal sizes without comparable hashes: read both and hash the decoded bytes.
   const reader = new DigestReader(digest, stats, unreadable, signal);
   let done = 0;
-  await runLimited(toRead, opts.concurrency ?? DEFAULT_CONCURRENCY, signal, async ([a, b]) => {
-    const [da, db] = await Promise.all([reader.digestOf(a), reader.digestOf(b)]);
+  await runLimited(toRead, concurrency, signal, async ([a, b]) => {
+    const [da, db] = await Promise.all([reader.digestOf(oldSide, a), reader.digestOf(newSide, b)]);
     stats.byDigest++;
-    if (da === undefined || db === undefined || da !== db) changedFiles.add(b);
+    if (da === undefined || db === undefined || da !== db) changed.push([a, b]);
     else unchanged++;
     opts.onProgress?.(++done, toRead.length);
   });
 
-  const moved = await findMoves(removed, added, reader, opts.concurrency ?? DEFAULT_CONCURRENCY, signal);
+  const moved = await findMoves(oldSide, removed, newSide, added, reader, concurrency, signal);
   const movedOld = new Set(moved.map(([a]) => a));
   const movedNew = new Set(moved.map(([, b]) => b));
-  const oldByKey = new Map(oldFiles.map((f) => [f.path.toLowerCase(), f]));
   const byPath = (x: { path: string }, y: { path: string }): number => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0);
+  const sized = (side: Side, id: number): AddedOrRemovedFile => ({ path: side.path(id), size: side.install.fileSizeById(id) });
 
   return {
-    added: added.filter((f) => !movedNew.has(f)).map(sized).sort(byPath),
-    removed: removed.filter((f) => !movedOld.has(f)).map(sized).sort(byPath),
-    changed: [...changedFiles]
-      .map((b) => ({ path: b.path, oldSize: oldByKey.get(b.path.toLowerCase())!.size, newSize: b.size }))
+    added: added.filter((b) => !movedNew.has(b)).map((b) => sized(newSide, b)).sort(byPath),
+    removed: removed.filter((a) => !movedOld.has(a)).map((a) => sized(oldSide, a)).sort(byPath),
+    changed: changed
+      .map(([a, b]) => ({ path: newSide.path(b), oldSize: oldInstall.fileSizeById(a), newSize: newInstall.fileSizeById(b) }))
       .sort(byPath),
-    moved: moved.map(([a, b]): MovedFile => ({ oldPath: a.path, newPath: b.path }))
+    moved: moved.map(([a, b]): MovedFile => ({ oldPath: oldSide.path(a), newPath: newSide.path(b) }))
       .sort((x, y) => (x.newPath < y.newPath ? -1 : x.newPath > y.newPath ? 1 : 0)),
     unchanged,
     stats,
@@ -107,55 +102,74 @@ export async function compareInstalls(oldInstall: Install, newInstall: Install, 
   };
 }
 
-function sized(f: VfsFile): AddedOrRemovedFile {
-  return { path: f.path, size: f.size };
+/** One install's files by number: their stored hashes and, for the few reported, their paths. */
+class Side {
+  private readonly byId: (id: number) => VfsFile;
+
+  constructor(readonly install: Install) {
+    this.byId = install.filesById();
+  }
+
+  path(id: number): string { return this.byId(id).path; }
+
+  /** The stored hash of an IoStore chunk, or undefined (another kind of container, or a hash of zeros: none stored). */
+  storedHash(id: number): StoredHash | undefined {
+    const { archive, ref } = this.install.winnerById(id);
+    if (!(archive instanceof IoStoreContainer)) return undefined;
+    const bytes = chunkMetaHash(archive.toc, ref).subarray(0, CHUNK_HASH_BYTES);
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return { bytes, scheme: archive.toc.header.version };
+    return undefined;
+  }
 }
 
 /**
  * Pairs removed and added files of the same content (same size first, then the stored hash or
- * the digest of the bytes): each removed file moves to at most one added file, in path order.
+ * the digest of the bytes): each removed file moves to at most one added file.
  */
 async function findMoves(
-  removed: readonly VfsFile[], added: readonly VfsFile[], reader: DigestReader, concurrency: number, signal?: AbortSignal,
-): Promise<[VfsFile, VfsFile][]> {
-  const sizes = new Set(added.map((f) => f.size));
-  const removedCandidates = removed.filter((f) => sizes.has(f.size));
+  oldSide: Side, removed: readonly number[], newSide: Side, added: readonly number[], reader: DigestReader, concurrency: number, signal?: AbortSignal,
+): Promise<[number, number][]> {
+  const sizes = new Set(added.map((b) => newSide.install.fileSizeById(b)));
+  const removedCandidates = removed.filter((a) => sizes.has(oldSide.install.fileSizeById(a)));
   if (removedCandidates.length === 0) return [];
-  const oldSizes = new Set(removedCandidates.map((f) => f.size));
-  const addedCandidates = added.filter((f) => oldSizes.has(f.size));
-  const keyOf = new Map<VfsFile, string>();
-  await runLimited([...removedCandidates, ...addedCandidates], concurrency, signal, async (f) => {
-    const key = await contentKey(f, reader);
-    if (key !== undefined) keyOf.set(f, key);
+  const oldSizes = new Set(removedCandidates.map((a) => oldSide.install.fileSizeById(a)));
+  const addedCandidates = added.filter((b) => oldSizes.has(newSide.install.fileSizeById(b)));
+  const keyOf = async (side: Side, id: number): Promise<string | undefined> => {
+    const size = side.install.fileSizeById(id);
+    const stored = side.storedHash(id);
+    if (stored) return `${size}:h${stored.scheme}:${bytesToHex(stored.bytes)}`;
+    const d = await reader.digestOf(side, id);
+    return d === undefined ? undefined : `${size}:d:${d}`;
+  };
+  const oldKeys = new Map<number, string>(), newKeys = new Map<number, string>();
+  await runLimited(removedCandidates, concurrency, signal, async (a) => {
+    const k = await keyOf(oldSide, a);
+    if (k !== undefined) oldKeys.set(a, k);
   });
-  const waiting = new Map<string, VfsFile[]>();
-  for (const f of removedCandidates) {
-    const key = keyOf.get(f);
+  await runLimited(addedCandidates, concurrency, signal, async (b) => {
+    const k = await keyOf(newSide, b);
+    if (k !== undefined) newKeys.set(b, k);
+  });
+  const waiting = new Map<string, number[]>();
+  for (const a of removedCandidates) {
+    const key = oldKeys.get(a);
     if (key === undefined) continue;
     const list = waiting.get(key);
-    if (list) list.push(f);
-    else waiting.set(key, [f]);
+    if (list) list.push(a);
+    else waiting.set(key, [a]);
   }
-  const pairs: [VfsFile, VfsFile][] = [];
-  for (const f of addedCandidates) {
-    const key = keyOf.get(f);
+  const pairs: [number, number][] = [];
+  for (const b of addedCandidates) {
+    const key = newKeys.get(b);
     const from = key === undefined ? undefined : waiting.get(key)?.shift();
-    if (from) pairs.push([from, f]);
+    if (from !== undefined) pairs.push([from, b]);
   }
   return pairs;
 }
 
-/** What identifies a file's content for move detection: its size and stored hash, else its size and digest. */
-async function contentKey(f: VfsFile, reader: DigestReader): Promise<string | undefined> {
-  const stored = storedHash(f);
-  if (stored) return `${f.size}:h${stored.scheme}:${Buffer.from(stored.bytes).toString('hex')}`;
-  const d = await reader.digestOf(f);
-  return d === undefined ? undefined : `${f.size}:d:${d}`;
-}
-
 /** Reads a file's winning copy and hashes it; a file that cannot be read is recorded once. */
 class DigestReader {
-  private readonly failed = new Set<VfsFile>();
+  private readonly failed = new Set<string>();
 
   constructor(
     private readonly digest: (data: Uint8Array) => Promise<string>,
@@ -164,30 +178,22 @@ class DigestReader {
     private readonly signal?: AbortSignal,
   ) {}
 
-  async digestOf(f: VfsFile): Promise<string | undefined> {
-    const { archive, file } = f.providers[0]!;
+  async digestOf(side: Side, id: number): Promise<string | undefined> {
+    const { archive, ref } = side.install.winnerById(id);
     try {
-      const bytes = await archive.read(file.ref, this.signal);
+      const bytes = await archive.read(ref, this.signal);
       this.stats.filesRead++;
       return await this.digest(bytes);
     } catch (e) {
       this.signal?.throwIfAborted();
-      if (!this.failed.has(f)) {
-        this.failed.add(f);
-        this.unreadable.push({ path: f.path, message: `${basename(archive.path)}: ${asError(e).message}` });
+      const path = side.path(id);
+      if (!this.failed.has(path)) {
+        this.failed.add(path);
+        this.unreadable.push({ path, message: `${basename(archive.path)}: ${asError(e).message}` });
       }
       return undefined;
     }
   }
-}
-
-/** The stored hash of an IoStore chunk, or undefined (another kind of container, or a hash of zeros: none stored). */
-function storedHash(f: VfsFile): StoredHash | undefined {
-  const { archive, file } = f.providers[0]!;
-  if (!(archive instanceof IoStoreContainer)) return undefined;
-  const bytes = chunkMetaHash(archive.toc, file.ref).subarray(0, 20);
-  if (bytes.every((x) => x === 0)) return undefined;
-  return { bytes, scheme: archive.toc.header.version };
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

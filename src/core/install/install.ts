@@ -15,7 +15,9 @@ import { LooseFolderArchive } from './loose-folder.js';
 import { openContainer } from './open-container.js';
 import { compareByPriority } from './priority.js';
 import { scanInstallPaths } from './scan.js';
-import { VfsTree } from './vfs-tree.js';
+import { VfsTree, type FilePairing } from './vfs-tree.js';
+
+export type { FilePairing } from './vfs-tree.js';
 
 export interface InstallProgress { phase: 'scan' | 'index' | 'done'; done: number; total: number; current?: string }
 
@@ -127,6 +129,20 @@ export class Install {
   filesById(): (id: number) => VfsFile {
     const tree = this.tree;
     return (id) => tree.fileById(id);
+  }
+
+  /**
+   * Pairs every file of this install with the file of `other` at the same path (compared as the
+   * engine does, ignoring case), folder by folder through both trees' typed arrays: no path
+   * string or VfsFile per file. `both` gets a pair, `onlyHere`/`onlyThere` the rest; numbers as
+   * fileById takes them (filesById() of each install).
+   */
+  pairFiles(other: Install, pair: FilePairing): void { this.tree.pairFiles(other.tree, pair); }
+
+  /** File `id`'s size and its winning container and ref there, without making its VfsFile. */
+  fileSizeById(id: number): number { return this.tree.fileSize(id); }
+  winnerById(id: number): { archive: Archive; ref: number } {
+    return { archive: this.tree.winnerArchive(id), ref: this.tree.winnerRef(id) };
   }
 
   /**

@@ -28,6 +28,13 @@ interface FilterCache {
   totalSizes: Float64Array;
 }
 
+/** What Install.pairFiles hands its caller, as file numbers (fileById). */
+export interface FilePairing {
+  both(here: number, there: number): void;
+  onlyHere(here: number): void;
+  onlyThere(there: number): void;
+}
+
 export class VfsTree {
   private readonly nodes: TreeNodes;
   private readonly sources: TreeSource[];
@@ -128,6 +135,39 @@ export class VfsTree {
     if (!(id >= 0 && id < this.nodes.fileCount)) throw new RangeError(`file ${id} is not in the tree of ${this.nodes.fileCount}`);
     return this.vfsFile(id);
   }
+
+  /** See Install.pairFiles. */
+  pairFiles(other: VfsTree, pair: FilePairing): void {
+    const seen = new Uint8Array(other.nodes.fileCount);
+    this.pairFolder(other, ROOT, ROOT, seen, pair);
+    for (let b = 0; b < seen.length; b++) if (!seen[b]) pair.onlyThere(b);
+  }
+
+  /** Folder `fa` of this tree against folder `fb` of `other` (NO_NODE: it has none), by case-insensitive names. */
+  private pairFolder(other: VfsTree, fa: number, fb: number, seen: Uint8Array, pair: FilePairing): void {
+    const n = this.nodes, o = other.nodes;
+    for (let id = n.folderFirstFile[fa]!; id !== NO_NODE; id = n.fileNext[id]!) {
+      let b = NO_NODE;
+      if (fb !== NO_NODE) {
+        const name = this.fileName(id);
+        b = o.findFile(fb, nameHash(name), name);
+      }
+      if (b === NO_NODE) pair.onlyHere(id);
+      else {
+        seen[b] = 1;
+        pair.both(id, b);
+      }
+    }
+    for (let c = n.folderFirstFolder[fa]!; c !== NO_NODE; c = n.folderNextFolder[c]!) {
+      const name = n.folderName[c]!;
+      this.pairFolder(other, c, fb === NO_NODE ? NO_NODE : o.findFolder(fb, nameHash(name), name), seen, pair);
+    }
+  }
+
+  /** The size and winning container of file `id`, without making its VfsFile. */
+  fileSize(id: number): number { return this.nodes.fileSize[id]!; }
+  winnerArchive(id: number): Archive { return this.sources[this.nodes.fileSource[id]!]!.archive; }
+  winnerRef(id: number): number { return this.sources[this.nodes.fileSource[id]!]!.ref(this.nodes.fileLocal[id]!); }
 
   /** See Install.listDir. */
   listDir(path: string, filter?: string): DirListingEntry[] {
