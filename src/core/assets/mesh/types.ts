@@ -55,6 +55,16 @@ export interface MeshBone {
   local: MeshTransform;
 }
 
+/**
+ * A virtual bone of a skeleton: a bone the engine adds at run time, parented to `source` and
+ * pointing at `target` (both names of reference skeleton bones); it has no bind pose of its own.
+ */
+export interface MeshVirtualBone {
+  name: string;
+  source: string;
+  target: string;
+}
+
 /** A morph target's deltas for one LOD: only the vertices it moves. */
 export interface MorphTargetLod {
   /** Vertex indices into that LOD. */
@@ -111,4 +121,6 @@ export interface Mesh extends MeshInfo {
   /** The reference skeleton (skeletal meshes and skeletons); empty for static meshes. */
   bones: MeshBone[];
   morphTargets: MorphTarget[];
+  /** Skeletons (and skeletal meshes, from their skeleton where read): the virtual bones. */
+  virtualBones?: MeshVirtualBone[];
 }
