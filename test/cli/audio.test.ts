@@ -57,7 +57,7 @@ describe('pakscope audio', () => {
     expect(r.code).toBe(0);
     const dir = join(out, 'CUE4ParseFixtures/Content/Fixtures/Audio');
     expect((await readdir(dir)).sort()).toEqual([
-      'SW_Format_ADPCM.wav', 'SW_Format_BinkAudio.binka', 'SW_Format_Opus.wav', 'SW_Format_PCM.wav', 'SW_Format_PlatformSpecific.wav',
+      'SW_Format_ADPCM.wav', 'SW_Format_BinkAudio.wav', 'SW_Format_Opus.wav', 'SW_Format_PCM.wav', 'SW_Format_PlatformSpecific.wav',
       'SW_Format_ProjectDefined.wav', 'SW_Format_RADAudio.rada', 'SW_Inline.wav', 'SW_Streaming.wav',
     ]);
     expect(Buffer.from(await readFile(join(dir, 'SW_Streaming.wav'))).equals(await readFile(corpus('cue58/SourceAudio/streaming.wav')))).toBe(true);

@@ -1,11 +1,12 @@
 /**
  * A sound's stored payload to 16-bit PCM: PCM (a RIFF/WAVE, or raw 16-bit samples), ADPCM
  * (a RIFF/WAVE of MS-ADPCM, IMA ADPCM, or of PCM, as the engine's ADPCM cook writes at full
- * quality), OPUS (the engine's UEOPUS container) and OGG (Ogg Vorbis). Bink Audio and RAD Audio
- * are not decoded.
+ * quality), OPUS (the engine's UEOPUS container), OGG (Ogg Vorbis) and BINKA (Bink Audio 2). RAD
+ * Audio is not decoded.
  */
 import { FormatError } from '../../errors.js';
 import { decodeImaAdpcm, decodeMsAdpcm } from './adpcm.js';
+import { decodeBinka } from './binka.js';
 import { MAX_CHANNELS, MAX_SAMPLE_RATE } from './limits.js';
 import { planarToPcm } from './planar.js';
 import { decodeUeOpus } from './ue-opus.js';
@@ -18,6 +19,7 @@ export async function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format'
   const what = `${info.format} payload of "${info.name}"`;
   if (info.format === 'OPUS') return planarToPcm(await decodeUeOpus(payload, info.name));
   if (info.format === 'OGG') return planarToPcm(await decodeOggVorbis(payload, info.name));
+  if (info.format === 'BINKA') return planarToPcm(decodeBinka(payload, info.name));
   if (info.format !== 'PCM' && info.format !== 'ADPCM') throw new FormatError(info.name, what, 0, `${info.format} is a format PakScope does not decode`);
   if (!isRiffWave(payload)) {
     if (info.format !== 'PCM') throw new FormatError(info.name, what, 0, 'an ADPCM payload without a RIFF/WAVE header');

@@ -34,7 +34,7 @@ export type SoundReadOptions = PackageReadOptions;
 /** Stored payload extension by format name; formats not listed keep their name lowercased. */
 const STORED_EXTENSION: Record<string, string> = { PCM: 'wav', ADPCM: 'wav', OPUS: 'opus', OGG: 'ogg', BINKA: 'binka', RADA: 'rada' };
 /** Formats PakScope decodes to PCM. */
-export const DECODABLE_FORMATS: readonly string[] = ['PCM', 'ADPCM', 'OPUS', 'OGG'];
+export const DECODABLE_FORMATS: readonly string[] = ['PCM', 'ADPCM', 'OPUS', 'OGG', 'BINKA'];
 
 interface AudioChunk { bulk: BulkDataRef; dataSize: number; audioDataSize: number; seekOffset?: number }
 interface NativeSound { format: string; chunks: AudioChunk[]; streaming: boolean; cuePointCount: number; otherFormats: string[] }
