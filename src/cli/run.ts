@@ -24,6 +24,7 @@ import { textureCommand } from './commands/texture.js';
 import { audioCommand } from './commands/audio.js';
 import { meshCommand } from './commands/mesh.js';
 import { thumbnailCommand } from './commands/thumbnail.js';
+import { searchCommand } from './commands/search.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -33,6 +34,7 @@ import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
   lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
+  searchCommand,
 ];
 
 export async function runCli(argv: string[], out = new Output()): Promise<number> {

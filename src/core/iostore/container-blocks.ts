@@ -68,6 +68,21 @@ export class ContainerBlocks {
     }
   }
 
+  /**
+   * The plan a worker runs (PlanRunner.readPlan) to produce bytes [start, start+length), checked
+   * as readRange checks; null when the decoder runs no plans (no worker pool).
+   */
+  planRange(start: number, length: number): BlockPlan | Promise<BlockPlan> | null {
+    if (!this.planRunner) return null;
+    const [first, end] = blockRange(this.toc, start, length);
+    return this.blockPlan(start, length, first, end);
+  }
+
+  /** A worker's failure to run planRange's plan, as readRange reports it. */
+  rangeError(e: unknown, start: number, length: number): unknown {
+    return this.planError(e, blockRange(this.toc, start, length)[0], start, length);
+  }
+
   /** A worker's failure to write bytes [start, start+length) as readRange reports it. */
   writeError(e: unknown, start: number, length: number): unknown {
     return this.planError(e, blockRange(this.toc, start, length)[0], start, length);

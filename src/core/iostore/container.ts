@@ -10,7 +10,7 @@ import type { Archive, ArchiveDescription, ArchiveFile, ArchiveStatus, FileStora
 import { asError, FormatError } from '../errors.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { inlineDecoder, type BlockDecoder } from '../workers/block-job.js';
-import type { PlannedBatch } from '../workers/block-plan.js';
+import type { BlockPlan, PlannedBatch } from '../workers/block-plan.js';
 import type { WriteResult, WriteTarget } from '../workers/file-write.js';
 import type { WriteJobBuilder } from '../workers/packed-writes.js';
 import type { WorkerPool } from '../workers/pool.js';
@@ -327,6 +327,23 @@ export class IoStoreContainer implements Archive {
 
   private checkUnlocked(): void {
     if (this.status.state === 'locked') throw new Error(`${this.name}: cannot read: ${this.status.message}`);
+  }
+
+  /**
+   * The plan for a worker pool to read the first `length` bytes of a chunk (many chunks' plans
+   * joined make one job: the search index reads packages so); null without a pool, when
+   * readChunkRange reads them here.
+   */
+  async planChunkHead(entryIndex: number, length: number): Promise<BlockPlan | null> {
+    this.checkEntry(entryIndex);
+    this.checkUnlocked();
+    const take = Math.min(Math.max(0, length), this.toc.chunkLengths[entryIndex]!);
+    return this.blocks.planRange(this.toc.chunkOffsets[entryIndex]!, take);
+  }
+
+  /** A worker's failure to run planChunkHead's plan, named as readChunkRange would name it. */
+  chunkReadError(e: unknown, entryIndex: number, length: number): unknown {
+    return this.blocks.rangeError(e, this.toc.chunkOffsets[entryIndex]!, Math.min(length, this.toc.chunkLengths[entryIndex]!));
   }
 
   /** Bytes [start, start+length) of the container's uncompressed address space. */

@@ -377,3 +377,48 @@ export function planRunnerOf(decoder: unknown): PlanRunner | undefined {
   const d = decoder as Partial<PlanRunner> | undefined;
   return d && typeof d.readPlan === 'function' && typeof d.writePacked === 'function' ? (d as PlanRunner) : undefined;
 }
+
+/**
+ * One plan producing the outputs of `parts` side by side, each at its `at` in the joined output
+ * (`size` bytes): many small reads become one job (the search index reads packages so).
+ */
+export function joinPlans(parts: readonly { plan: BlockPlan; at: number }[], size: number): BlockPlan {
+  const files: string[] = [];
+  const blocks: number[] = [];
+  const ivs: Uint8Array[] = [];
+  let ivCount = 0;
+  let key: Uint8Array | undefined;
+  for (const { plan, at } of parts) {
+    if (plan.codecs !== parts[0]!.plan.codecs) throw new RangeError('joined plans must share their codec list');
+    key ??= plan.key;
+    const fileIndex = plan.files.map((f) => {
+      let i = files.indexOf(f);
+      if (i < 0) i = files.push(f) - 1;
+      return i;
+    });
+    const n = planBlockCount(plan);
+    for (let k = 0; k < n; k++) {
+      const o = k * PLAN_STRIDE;
+      for (let f = 0; f < PLAN_STRIDE; f++) {
+        const v = plan.blocks[o + f]!;
+        blocks.push(f === PlanField.file ? fileIndex[v]! : f === PlanField.at ? v + at : f === PlanField.iv && v >= 0 && plan.ctrIvs ? v + ivCount : v);
+      }
+    }
+    if (plan.ctrIvs) {
+      ivs.push(plan.ctrIvs);
+      ivCount += plan.ctrIvs.length / 12;
+    }
+  }
+  const joined: BlockPlan = { files, codecs: parts[0]?.plan.codecs ?? [], size, blocks };
+  if (key) joined.key = key;
+  if (ivs.length > 0) {
+    const all = new Uint8Array(ivCount * 12);
+    let o = 0;
+    for (const iv of ivs) {
+      all.set(iv, o);
+      o += iv.length;
+    }
+    joined.ctrIvs = all;
+  }
+  return joined;
+}

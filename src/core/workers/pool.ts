@@ -27,6 +27,7 @@ import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packe
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
 import type { DecodedImage } from '../assets/texture/types.js';
+import type { SpanReply, SpanTask } from '../search/extract.js';
 import type { Pcm } from '../assets/sound/types.js';
 import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
 
@@ -47,6 +48,11 @@ export interface WorkerPool extends BlockDecoder, PlanRunner {
    * (detached here), the PCM moves back. Errors come back with their class (FormatError).
    */
   decodeSound(info: Omit<SoundTask, 'data'>, data: Uint8Array, signal?: AbortSignal): Promise<Pcm>;
+  /**
+   * A search index's span task (search/extract.ts) in a worker: the span read through its plan
+   * and each Zen package in it parsed for its names, exports, imports and strings.
+   */
+  searchSpan(task: SpanTask): Promise<SpanReply>;
   /**
    * Starts every thread now (a thread's first task otherwise waits for it to start, load its
    * code and set up its codecs: about 0.3 s, more on a busy machine). Resolves once they are ready.
@@ -260,6 +266,11 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       signal?.throwIfAborted();
       if (!reply.ok) throw reviveError(reply.error);
       return { sampleRate: reply.sampleRate, channels: reply.channels, samples: reply.samples, ...(reply.errors ? { errors: reply.errors } : {}) };
+    },
+
+    searchSpan(task) {
+      // No signal: aborting a running task would end its worker; the caller stops sending instead.
+      return piscina.run(task, { name: 'searchExtract' }) as Promise<SpanReply>;
     },
 
     async warm() {

@@ -17,6 +17,7 @@ import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
 import { unpackWrite } from './packed-writes.js';
 import { decodePixels } from '../assets/texture/decode/index.js';
+import { runSpanTask, type SpanReply, type SpanTask } from '../search/extract.js';
 import { decodeSoundPayload } from '../assets/sound/decode.js';
 import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
@@ -66,6 +67,16 @@ export async function hash(task: HashTask): Promise<HashCheck> {
 
 export function digest(task: DigestTask): Promise<string> {
   return contentDigest(task.data);
+}
+
+/** A search index's span of Zen packages (WorkerPool.searchSpan): read and parsed here, their facts back. */
+export async function searchExtract(task: SpanTask): Promise<SpanReply> {
+  await whenCodecsReady();
+  try {
+    return runSpanTask(task, files, scratch);
+  } finally {
+    closeIdleFilesLater();
+  }
 }
 
 /** One texture image (WorkerPool.decodeImage): its pixels move back, or the error comes back as a value. */

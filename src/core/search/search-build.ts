@@ -1,0 +1,285 @@
+/**
+ * Builds an install's search index. Zen packages are read container by container in spans of
+ * packages in address order (one job, one message and one parse in a worker per span of up to
+ * 2 MiB, not per package); classic packages, .locres and text
+ * files are read through their archives. Every file's path is a hit. Then, with every package's
+ * exports known, Zen class and import hashes are named: /Script objects through the global script
+ * objects, package imports through the exporting package's public export hashes.
+ */
+import { zenLayoutFor, type ZenLayout } from '../engine-versions.js';
+import type { Archive } from '../archive.js';
+import type { Install } from '../install/install.js';
+import { parseContainerHeader } from '../iostore/container-header.js';
+import { IoStoreContainer } from '../iostore/container.js';
+import { findScriptObjects } from '../package/script-objects.js';
+import { isUAssetFileName, isUe12FileName, withoutExtension } from '../package/package-files.js';
+import { joinPlans } from '../workers/block-plan.js';
+import type { WorkerPool } from '../workers/pool.js';
+import { findScriptObject, scriptObjectPath, type ScriptObjects } from '../zen/script-objects.js';
+import {
+  classicFacts, extractSpan, isTextFileName, locresFacts, MAX_TEXT_FILE_BYTES, textFileFacts,
+  type FileFacts, type RefFact, type SpanItem, type SpanReply, type ZenFacts,
+} from './extract.js';
+import { HitKind, SearchIndexBuilder, type SearchIndex } from './search-index.js';
+
+export interface SearchBuildProgress { done: number; total: number }
+
+export interface SearchBuildOptions {
+  /** Parses in its threads; without one everything runs on this thread. */
+  pool?: WorkerPool;
+  /** Index string values too (reads every package's export data); default true. */
+  strings?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: SearchBuildProgress) => void;
+}
+
+/** Packages read in one job: up to this many bytes of them. */
+const SPAN_BYTES = 2 * 1024 * 1024;
+/** Of a big package only its first bytes are read when strings are not wanted: its header is there. */
+const HEADER_BYTES = 256 * 1024;
+/** Spans in flight per worker thread. */
+const SPANS_PER_THREAD = 3;
+/** Classic and text files read at once. */
+const FILE_CONCURRENCY = 4;
+
+type Role = 'zen' | 'classic' | 'locres' | 'text' | 'other';
+
+interface Entry { path: string; archive: Archive; ref: number; role: Role }
+
+export async function buildSearchIndex(install: Install, opts: SearchBuildOptions = {}): Promise<SearchIndex> {
+  const { signal } = opts;
+  const strings = opts.strings ?? true;
+  const entries = listEntries(install);
+  const facts: (FileFacts | undefined)[] = new Array(entries.length);
+  const builder = new SearchIndexBuilder();
+  const total = entries.filter((e) => e.role !== 'other').length;
+  let done = 0;
+  const progress = (n: number): void => {
+    done += n;
+    opts.onProgress?.({ done, total });
+  };
+  const fail = (i: number, message: string): void => { builder.problems.push({ path: entries[i]!.path, message }); };
+
+  await readZen(entries, facts, strings, opts.pool, signal, progress, fail);
+  await readOthers(install, entries, facts, strings, signal, progress, fail);
+  signal?.throwIfAborted();
+
+  const containers = install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer && a.status.state !== 'locked');
+  const scripts = containers.length > 0 ? await findScriptObjects(containers) : { found: undefined };
+  try {
+    addHits(builder, entries, facts, scripts.found?.objects);
+  } finally {
+    await scripts.found?.opened?.close();
+  }
+  return builder.finish();
+}
+
+/** Every file in path order, with what it is read as. */
+function listEntries(install: Install): Entry[] {
+  const zenRefs = new Map<Archive, Set<number>>();
+  for (const a of install.archives) {
+    if (a instanceof IoStoreContainer && a.status.state !== 'locked') zenRefs.set(a, new Set(a.entriesOfType('ExportBundleData')));
+  }
+  const entries: Entry[] = [];
+  install.visitFiles((v) => {
+    const path = v.folder === '' ? v.name : `${v.folder}/${v.name}`;
+    const zen = zenRefs.get(v.archive);
+    let role: Role;
+    if (zen) role = zen.has(v.ref) ? 'zen' : 'other';
+    else if (v.archive instanceof IoStoreContainer) role = 'other';
+    else if (isUAssetFileName(path) || isUe12FileName(path)) role = 'classic';
+    else if (path.toLowerCase().endsWith('.locres')) role = 'locres';
+    else if (isTextFileName(path)) role = 'text';
+    else role = 'other';
+    entries.push({ path, archive: v.archive, ref: v.ref, role });
+  });
+  return entries;
+}
+
+/** The Zen packages, container by container, span by span. */
+async function readZen(entries: Entry[], facts: (FileFacts | undefined)[], strings: boolean, pool: WorkerPool | undefined,
+  signal: AbortSignal | undefined, progress: (n: number) => void, fail: (i: number, m: string) => void): Promise<void> {
+  const byContainer = new Map<IoStoreContainer, number[]>();
+  entries.forEach((e, i) => {
+    if (e.role !== 'zen') return;
+    const c = e.archive as IoStoreContainer;
+    let list = byContainer.get(c);
+    if (!list) byContainer.set(c, (list = []));
+    list.push(i);
+  });
+  const jobs: (() => Promise<void>)[] = [];
+  for (const [c, list] of byContainer) {
+    const layout = await containerLayout(c);
+    for (const span of spansOf(c, list, entries, strings)) {
+      jobs.push(async () => {
+        signal?.throwIfAborted();
+        const reply = await readSpan(c, span, layout, strings, pool, signal).catch((e: unknown) => {
+          if (signal?.aborted) throw e;
+          return undefined;
+        });
+        for (const [k, i] of span.entries.entries()) {
+          // A span that failed as a whole: each package alone, so that only the bad one fails, with its own error.
+          const r = reply?.[k] ?? await readOne(c, entries[i]!, span.items[k]!, layout, strings, signal);
+          if ('error' in r) fail(i, r.error);
+          else facts[i] = r;
+        }
+        progress(span.entries.length);
+      });
+    }
+  }
+  await runLimited(jobs, pool ? pool.threads * SPANS_PER_THREAD : 1);
+}
+
+/** A span's packages read in one job: in a worker when there is a pool, else here. */
+async function readSpan(c: IoStoreContainer, span: Span, layout: ZenLayout, strings: boolean, pool: WorkerPool | undefined,
+  signal: AbortSignal | undefined): Promise<SpanReply> {
+  const task = { layout, items: span.items, strings };
+  const plans = pool ? await Promise.all(span.entries.map((_, k) => c.planChunkHead(span.refs[k]!, span.items[k]!.length))) : [];
+  if (pool && plans.every((p) => p !== null)) {
+    const plan = joinPlans(plans.map((p, k) => ({ plan: p!, at: span.items[k]!.at })), span.length);
+    return pool.searchSpan({ ...task, plan });
+  }
+  const bytes = new Uint8Array(span.length);
+  for (const [k, item] of span.items.entries()) bytes.set(await c.readChunkRange(span.refs[k]!, 0, item.length, signal), item.at);
+  return extractSpan(bytes, task);
+}
+
+/** One package read alone, its failure as its own error. */
+async function readOne(c: IoStoreContainer, e: Entry, item: SpanItem, layout: ZenLayout, strings: boolean,
+  signal: AbortSignal | undefined): Promise<SpanReply[number]> {
+  try {
+    const bytes = await c.readChunkRange(e.ref, 0, item.length, signal);
+    return extractSpan(bytes, { layout, strings, items: [{ ...item, at: 0 }] })[0]!;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The Zen layout of a container's packages, from its container header's version and its .utoc version. */
+async function containerLayout(c: IoStoreContainer): Promise<ZenLayout> {
+  const tocVersion = c.toc.header.version;
+  const entry = c.entriesOfType('ContainerHeader')[0];
+  if (entry === undefined) return zenLayoutFor({ tocVersion });
+  try {
+    const header = parseContainerHeader(await c.readChunk(entry), `${c.path} (container header)`);
+    return zenLayoutFor({ containerHeaderVersion: header.version, tocVersion });
+  } catch {
+    return zenLayoutFor({ tocVersion });
+  }
+}
+
+interface Span { length: number; items: SpanItem[]; entries: number[]; refs: number[] }
+
+/** A container's packages in address order, gathered into spans of at most SPAN_BYTES (a bigger package alone). */
+function spansOf(c: IoStoreContainer, list: number[], entries: Entry[], strings: boolean): Span[] {
+  const offsets = c.toc.chunkOffsets, lengths = c.toc.chunkLengths;
+  const sorted = [...list].sort((a, b) => offsets[entries[a]!.ref]! - offsets[entries[b]!.ref]!);
+  const spans: Span[] = [];
+  let span: Span | undefined;
+  for (const i of sorted) {
+    const ref = entries[i]!.ref;
+    const size = lengths[ref]!;
+    const take = strings ? size : Math.min(size, HEADER_BYTES);
+    if (!span || span.length + take > SPAN_BYTES) {
+      span = { length: 0, items: [], entries: [], refs: [] };
+      spans.push(span);
+    }
+    span.items.push({ at: span.length, length: take, chunkSize: size, path: entries[i]!.path });
+    span.entries.push(i);
+    span.refs.push(ref);
+    span.length += take;
+  }
+  return spans;
+}
+
+/** Classic packages, .locres and text files, read through their archives. */
+async function readOthers(install: Install, entries: Entry[], facts: (FileFacts | undefined)[], strings: boolean,
+  signal: AbortSignal | undefined, progress: (n: number) => void, fail: (i: number, m: string) => void): Promise<void> {
+  const jobs: (() => Promise<void>)[] = [];
+  entries.forEach((e, i) => {
+    if (e.role === 'zen' || e.role === 'other') return;
+    jobs.push(async () => {
+      signal?.throwIfAborted();
+      try {
+        if (e.role === 'text' && (install.file(e.path)?.size ?? 0) > MAX_TEXT_FILE_BYTES) return;
+        const bytes = await e.archive.read(e.ref, signal);
+        if (e.role === 'classic') {
+          const uexp = strings && isUAssetFileName(e.path) ? install.file(`${withoutExtension(e.path)}.uexp`) : undefined;
+          const data = uexp ? await uexp.providers[0]!.archive.read(uexp.providers[0]!.file.ref, signal) : undefined;
+          facts[i] = classicFacts(bytes, e.path, data, strings);
+        } else if (e.role === 'locres') facts[i] = locresFacts(bytes, e.path);
+        else facts[i] = textFileFacts(bytes);
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        fail(i, err instanceof Error ? err.message : String(err));
+      } finally {
+        progress(1);
+      }
+    });
+  });
+  await runLimited(jobs, FILE_CONCURRENCY);
+}
+
+/** Runs jobs `limit` at a time; the first failure stops the rest and rejects. */
+async function runLimited(jobs: (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (next < jobs.length && !failed) {
+      try {
+        await jobs[next++]!();
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, lane));
+}
+
+/** Every file's hits, in path order. */
+function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | undefined)[], scripts: ScriptObjects | undefined): void {
+  // Public exports of every Zen package by package id and hash: package imports name them.
+  const publicExports = new Map<string, string>();
+  for (const f of facts) {
+    if (f?.kind !== 'zen') continue;
+    for (const e of f.exports) if (!/^0+$|^f+$/.test(e.hash)) publicExports.set(`${f.packageId}:${e.hash}`, `${f.name}.${e.name}`);
+  }
+  const refPath = (pkg: ZenFacts, r: RefFact): string | undefined => {
+    switch (r[0]) {
+      case 'script': {
+        const i = scripts ? findScriptObject(scripts, r[1]) : undefined;
+        return i === undefined ? undefined : scriptObjectPath(scripts!, i);
+      }
+      case 'export': {
+        const e = pkg.exports[r[2]!];
+        return e ? `${pkg.name}.${e.name}` : undefined;
+      }
+      case 'package': {
+        const id = pkg.importedPackageIds[r[2]!], hash = pkg.importedHashes[r[3]!];
+        return id !== undefined && hash !== undefined ? publicExports.get(`${id}:${hash}`) : undefined;
+      }
+      default: return undefined;
+    }
+  };
+  entries.forEach((e, i) => {
+    const file = b.file(e.path);
+    b.hit(file, HitKind.path, e.path, 'path');
+    const f = facts[i];
+    if (!f) return;
+    if (f.kind !== 'text') {
+      f.names.forEach((n, k) => b.hit(file, HitKind.name, n, `names[${k}]`));
+      f.exports.forEach((x, k) => {
+        b.hit(file, HitKind.export, x.name, `exports[${k}]`);
+        const cls = 'class' in x ? refPath(f as ZenFacts, x.class) : x.classPath;
+        if (cls !== undefined) b.hit(file, HitKind.class, cls, `exports[${k}].class`);
+      });
+      f.imports.forEach((r, k) => {
+        const path = typeof r === 'string' ? r : refPath(f as ZenFacts, r);
+        if (path !== undefined) b.hit(file, HitKind.import, path, `imports[${k}]`);
+      });
+    }
+    for (const [where, text] of f.strings) b.hit(file, HitKind.string, text, where);
+  });
+}
