@@ -18,8 +18,8 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
-  ThumbnailRequest,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundView,
+  TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
 import { convertSound, readSound } from '../core/assets/sound/kind.js';
@@ -40,6 +40,8 @@ import { checkOpenable, PathGrants } from './path-grants.js';
 import { RecentList } from './recent.js';
 import { SaveService } from './save-conversion.js';
 import { TextureService } from './textures.js';
+import { MeshService, type MeshReader } from './meshes.js';
+import { readMesh } from '../core/assets/mesh/kind.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 
 /** readFile answers at most this many bytes per call; the UI pages through bigger files. */
@@ -66,6 +68,8 @@ export interface BackendOptions {
   keyStore?: KeyStore;
   /** Tests: every path may be opened, as if the user had given it (path-grants.ts). */
   anyPath?: boolean;
+  /** The mesh reader; the mesh kind's by default. Tests pass hand-made meshes. */
+  readMesh?: MeshReader;
 }
 
 interface OpenEntry {
@@ -92,6 +96,7 @@ export class Backend implements PakScopeApi {
   private readonly mappings: MappingsService;
   private readonly grants: PathGrants;
   private readonly textures: TextureService;
+  private readonly meshes: MeshService;
   private readonly saves: SaveService;
 
   constructor(private readonly opts: BackendOptions) {
@@ -106,6 +111,15 @@ export class Backend implements PakScopeApi {
     this.mappings = new MappingsService(new MappingsStore(opts.configDir), opts.dialogs.pickMappingsFile !== undefined);
     this.textures = new TextureService({
       packages: this.packages,
+      pool: poolOf(opts.decoder),
+      mappings: async (installId) => {
+        const entry = this.installs.get(installId);
+        return entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+      },
+    });
+    this.meshes = new MeshService({
+      packages: this.packages,
+      read: opts.readMesh ?? readMesh,
       pool: poolOf(opts.decoder),
       mappings: async (installId) => {
         const entry = this.installs.get(installId);
@@ -234,6 +248,7 @@ export class Backend implements PakScopeApi {
     await this.exports.cancelInstall(req.installId);
     this.graphs.forget(req.installId);
     this.textures.forget(req.installId);
+    this.meshes.forget(req.installId);
     await this.packages.forget(req.installId);
     const opened = await entry.ready.catch(() => null);
     await opened?.install.close();
@@ -315,6 +330,7 @@ export class Backend implements PakScopeApi {
     loaded.summary = summarizeInstall(entry.id, entry.root, install);
     this.graphs.forget(entry.id); // new containers: new packages and edges
     this.textures.forget(entry.id);
+    this.meshes.forget(entry.id);
     await this.packages.forget(entry.id);
     return { ...added, summary: loaded.summary, status: await this.keys.status(install, entry.root) };
   }
@@ -395,6 +411,14 @@ export class Backend implements PakScopeApi {
     return soundView(await this.readSoundOf(await this.install(req.installId), req), req.path, undefined, poolOf(this.opts.decoder));
   }
 
+  async meshInfo(req: AssetRequest): Promise<MeshView> {
+    return this.meshes.info(await this.install(req.installId), req);
+  }
+
+  async meshGeometry(req: MeshGeometryRequest): Promise<MeshGeometry> {
+    return this.meshes.geometry(await this.install(req.installId), req);
+  }
+
   async assetText(req: AssetRequest): Promise<AssetText> {
     const install = await this.install(req.installId);
     return readAssetText(this.packages.packagesOf(req.installId, install), this.packages, req);
@@ -419,6 +443,7 @@ export class Backend implements PakScopeApi {
     const install = await this.install(req.installId);
     const file = await this.saves.destination(install, req);
     if ((SOUND_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.soundFile(install, req), req.conflict);
+    if (req.format === 'glb') return this.saves.write(file, await this.meshes.convert(install, req), req.conflict);
     const view = await this.textures.info(install, req);
     if (!view.converts.includes(req.format)) throw new RequestError(`${view.name} (${view.pixelFormat}) does not convert to .${req.format}: ${view.converts.map((c) => `.${c}`).join(', ')}`);
     const bytes = await this.textures.convert(install, req);

@@ -43,6 +43,7 @@ const SAVE_FILTERS: Record<string, { name: string; extensions: string[] }> = {
   png: { name: 'PNG image', extensions: ['png'] },
   dds: { name: 'DirectDraw Surface', extensions: ['dds'] },
   hdr: { name: 'Radiance HDR image', extensions: ['hdr'] },
+  glb: { name: 'glTF binary', extensions: ['glb'] },
 };
 
 /** The save dialog for a conversion of format `format` (png, dds, hdr), suggesting `name`. */

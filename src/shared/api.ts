@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type {
@@ -161,6 +161,10 @@ export interface PakScopeApi {
   texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
   /** A sound's facts (format, rate, channels, length, loop, streaming chunks, cue points) and its decoded WAV where it decodes. */
   soundInfo(req: AssetRequest): Promise<SoundView>;
+  /** A mesh's facts (LODs with their counts and sections, bones, morph targets, sockets, materials, bounds), what the mesh view shows beside it. */
+  meshInfo(req: AssetRequest): Promise<MeshView>;
+  /** One LOD's vertices, indices and morph target deltas as typed-array bytes, in the view's axes. */
+  meshGeometry(req: MeshGeometryRequest): Promise<MeshGeometry>;
   /** The text an export holds (a UE1/2 class's UnrealScript source): what the text preview shows. */
   assetText(req: AssetRequest): Promise<AssetText>;
   /** A data table, string table, curve table or curve as rows and columns (the table view). */
@@ -169,7 +173,7 @@ export interface PakScopeApi {
   assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
   /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
   pickSaveFile(req: { name: string; format: ConversionFormat }): Promise<string | null>;
-  /** Converts an asset (texture: .png, .dds, .hdr; sound: .wav, or as stored) and writes it to `destination`. */
+  /** Converts an asset (texture: .png, .dds, .hdr; sound: .wav, or as stored; mesh: .glb) and writes it to `destination`. */
   saveConversion(req: SaveConversionRequest): Promise<SavedConversion>;
 }
 
@@ -337,13 +341,15 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   pickMappings: { installId: 'string' },
   textureInfo: ASSET,
   soundInfo: ASSET,
+  meshInfo: ASSET,
+  meshGeometry: { ...ASSET, lod: 'number?' },
   assetText: ASSET,
   assetTable: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
-  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada'] },
+  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'] },
   saveConversion: {
-    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada'], mip: 'number?', slice: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },
 };
 

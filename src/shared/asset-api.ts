@@ -4,10 +4,11 @@
  * decoded pixels page by page, thumbnails for the gallery, and saving a conversion. Byte arrays
  * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
  */
+import type { MeshMaterial } from '../core/assets/mesh/types.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
-export type { SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
+export type { MeshMaterial, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
 export interface PackageAsset {
@@ -152,13 +153,90 @@ export const MAX_SOUND_WAV = 64 * 1024 * 1024;
 /** What a sound saves as: a decoded 16-bit PCM WAV, or its payload as stored (its own extension). */
 export type SoundConversionFormat = 'wav' | 'ogg' | 'opus' | 'binka' | 'rada';
 export const SOUND_CONVERSION_FORMATS: readonly SoundConversionFormat[] = ['wav', 'ogg', 'opus', 'binka', 'rada'];
-export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat;
+export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat | 'glb';
+
+/**
+ * A mesh's facts for the mesh view (static mesh, skeletal mesh or skeleton). Lengths are
+ * centimetres. Points the view draws (bones, sockets) are in the view's axes: the glTF writer's
+ * (Y up, right-handed: the engine's (x, y, z) as (x, z, y)) without its scale to metres; the
+ * bounds and sizes are in the engine's axes as stored, as `pakscope mesh --json` prints them.
+ */
+export interface MeshView {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  /** "StaticMesh", "SkeletalMesh", "Skeleton". */
+  class: string;
+  name: string;
+  lods: MeshLodView[];
+  materials: MeshMaterial[];
+  /** Bind pose: each bone's position in the view's axes (cm). */
+  bones: { name: string; parent: number; position: [number, number, number] }[];
+  morphTargets: string[];
+  /** Each socket where it is in the bind pose, in the view's axes (cm). */
+  sockets: { name: string; bone: string; position: [number, number, number] }[];
+  /** The bounds the mesh stores (engine axes, cm). */
+  storedBounds?: { origin: [number, number, number]; extent: [number, number, number]; radius: number };
+  notes: string[];
+  /** What saveConversion writes for it ("glb"). */
+  converts: string[];
+}
+
+export interface MeshLodView {
+  vertices: number;
+  /** The sum over its sections. */
+  triangles: number;
+  uvChannels: number;
+  normals: boolean;
+  tangents: boolean;
+  colors: boolean;
+  /** Bone influences per vertex (skeletal meshes), 0 for none. */
+  influences: number;
+  /** Sections with triangles: their material slot and triangles (firstIndex in the index buffer). */
+  sections: { material: number; firstIndex: number; triangles: number }[];
+  /** Min and max of the vertex positions, engine axes (cm). */
+  bounds: { min: [number, number, number]; max: [number, number, number] };
+}
+
+export interface MeshGeometryRequest extends AssetRequest {
+  /** 0 (the finest) by default. */
+  lod?: number;
+}
+
+/**
+ * One LOD's vertex and index data for the mesh view, in the view's axes (cm, Y up,
+ * right-handed). Each array travels as the bytes of a little-endian typed array, so it is a
+ * view away from WebGL: `new Float32Array(positions.buffer, positions.byteOffset, n * 3)`.
+ */
+export interface MeshGeometry {
+  lod: number;
+  vertices: number;
+  /** Float32 x, y, z per vertex. */
+  positions: Uint8Array;
+  /** Float32 x, y, z per vertex, unit length; absent when the mesh stores none. */
+  normals?: Uint8Array;
+  /** Float32 u, v per vertex for each UV channel, channel after channel. */
+  uvs: Uint8Array;
+  uvChannels: number;
+  /** RGBA8 per vertex, as stored. */
+  colors?: Uint8Array;
+  /** Uint32 triangle list. */
+  indices: Uint8Array;
+  /** Morph targets of this LOD, in MeshView.morphTargets' order: `morphCounts[t]` vertices each, one after another. */
+  morphCounts: number[];
+  /** Uint32 vertex indices of every target's moved vertices. */
+  morphVertices: Uint8Array;
+  /** Float32 x, y, z position delta (cm, view axes) per moved vertex. */
+  morphDeltas: Uint8Array;
+}
 
 export interface SaveConversionRequest extends AssetRequest {
   format: ConversionFormat;
   /** png and hdr write one image: this mip and slice (0 by default); dds writes every stored mip. */
   mip?: number;
   slice?: number;
+  /** glb: the level of detail to write (0 by default). */
+  lod?: number;
   /** The file to write: an absolute path, outside the install (Electron: the one picked in the save dialog). */
   destination: string;
   /** An existing file: replaced (the save dialog asked already), or refused (fail, the default). */

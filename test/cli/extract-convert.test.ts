@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
 import { channelErrors, readReferenceImages } from '../support/reference-image.js';
+import { parseGlb, validateGlb } from '../support/gltf-validator.js';
 import { makeTempDir, removeTempDirs } from '../fixtures/toc-writer.js';
 import { buildCli, pakscope } from './run-cli.js';
 
@@ -44,6 +45,20 @@ describe('pakscope extract --format convert', () => {
     for (let c = 0; c < 4; c++) expect([e.mean[c]! <= 1.5, e.max[c]! <= 8]).toEqual([true, true]);
     const px = [...cube4!.rgba.subarray((3 * 16 + 5) * 4, (3 * 16 + 5) * 4 + 4)];
     expect(px).toEqual([(17 * 5 + 41 * 4) & 255, (29 * 3 + 67 * 4) & 255, (11 * 8 + 97 * 4) & 255, 255 - ((15 + 15 + 28) & 127)]);
+  });
+
+  it('writes a static mesh as glTF binary: SM_Fixture.glb (LOD 0), valid, in metres', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const r = await pakscope(['extract', TAGGED, '--out', out, '--format', 'convert', '--filter', '**/Meshes/SM_Fixture*', '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(await listFiles(out)).toEqual(['CUE4ParseFixtures/Content/Fixtures/Meshes/SM_Fixture.glb']);
+    const glb = new Uint8Array(await readFile(join(out, 'CUE4ParseFixtures/Content/Fixtures/Meshes/SM_Fixture.glb')));
+    expect((await validateGlb(glb)).errors).toEqual([]);
+    const gltf = parseGlb(glb);
+    // The corner vertices (-50,-50,0) and (50,50,20) cm, in glTF's metres and axes.
+    const position = gltf.json.accessors[gltf.json.meshes[0].primitives[0].attributes.POSITION];
+    expect(position.count).toBe(6);
+    [...position.min, ...position.max].forEach((v: number, i: number) => expect(v).toBeCloseTo([-0.5, 0, -0.5, 0.5, 0.2, 0.5][i]!, 6));
   });
 
   it('a .ubulk selected without its package is written as stored', async () => {

@@ -32,6 +32,8 @@ export interface ConvertOptions {
    * default every slice, one file each.
    */
   slice?: number;
+  /** Kinds with levels of detail (meshes): the one to write; default 0, the finest. */
+  lod?: number;
 }
 
 /** One file a conversion makes. */

@@ -1,10 +1,12 @@
 /**
  * The mesh kind in the converter registry: UStaticMesh, USkeletalMesh and USkeleton, the app's 3D
- * view, and glTF binary (.glb) as the file they convert to (the writer fills `convert`).
+ * view, and glTF binary (.glb) as the file they convert to (gltf/convert.ts: LOD 0 unless
+ * ConvertOptions.lod says, with the textures the materials name embedded).
  */
 import { registerAssetKind, type AssetKind, type AssetSource, type ConvertOptions } from '../registry.js';
 import { MESH_CLASSES, readInstallMesh, readMeshFile } from './read/read.js';
 import type { Mesh } from './types.js';
+import { convertMesh } from './gltf/convert.js';
 
 export const MESH_CONVERSIONS = ['glb'] as const;
 
@@ -24,6 +26,9 @@ export const meshKind: AssetKind = {
   view: 'mesh',
   classes: MESH_CLASSES,
   converts: MESH_CONVERSIONS,
+  async convert(source, exportIndex, extension, opts) {
+    return convertMesh(source, await readMesh(source, exportIndex, opts), extension, opts);
+  },
 };
 
 registerAssetKind(meshKind);

@@ -1,0 +1,70 @@
+// The app's backend and meshes: SM_Fixture lists under the registry's "mesh" view; meshInfo gives
+// the issue's counts and bounds, meshGeometry the arrays in the view's axes, saveConversion a .glb
+// the Khronos validator accepts; the request checks refuse a bad LOD.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../src/backend/backend.js';
+import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { decodeJson, encodeJson } from '../../src/shared/wire.js';
+import { corpus } from '../support/corpus.js';
+import { parseGlb, validateGlb } from '../support/gltf-validator.js';
+
+const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
+const SM = 'CUE4ParseFixtures/Content/Fixtures/Meshes/SM_Fixture.uasset';
+const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
+
+let configDir: string;
+let backend: Backend;
+let installId: string;
+beforeAll(async () => {
+  configDir = await mkdtemp(join(tmpdir(), 'pakscope-meshes-'));
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+  installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
+});
+afterAll(async () => {
+  await backend.close();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+describe('meshes in the backend', () => {
+  it('a mesh package lists its StaticMesh under the mesh view', async () => {
+    const view = await backend.openPackage({ installId, path: SM });
+    expect(view.assets.map((a) => [a.name, a.class, a.kind, a.view, a.converts])).toEqual([['SM_Fixture', 'StaticMesh', 'mesh', 'mesh', ['glb']]]);
+  });
+
+  it('meshInfo gives SM_Fixture\'s LODs, sections, bounds and socket', async () => {
+    const v = await backend.meshInfo({ installId, path: SM });
+    expect([v.class, v.name, v.converts]).toEqual(['StaticMesh', 'SM_Fixture', ['glb']]);
+    expect(v.lods.map((l) => [l.vertices, l.triangles, l.sections.length, l.uvChannels])).toEqual([[6, 2, 2, 2], [6, 2, 2, 2]]);
+    expect(v.lods[0]!.bounds).toEqual({ min: [-50, -50, 0], max: [50, 50, 20] });
+    expect(v.sockets.map((s) => s.name)).toEqual(['FixtureSocket']);
+    // (12.5, -25, 37.5) cm in the engine's axes is (12.5, 37.5, -25) in the view's.
+    v.sockets[0]!.position.forEach((x, i) => expect(x).toBeCloseTo([12.5, 37.5, -25][i]!, 4));
+  });
+
+  it('meshGeometry gives a LOD\'s arrays as bytes that survive the browser host\'s wire format', async () => {
+    const g = decodeJson(encodeJson({ ok: true, value: await backend.meshGeometry({ installId, path: SM, lod: 1 }) })) as { value: Awaited<ReturnType<Backend['meshGeometry']>> };
+    const geo = g.value;
+    expect([geo.lod, geo.vertices, geo.uvChannels]).toEqual([1, 6, 2]);
+    expect(geo.positions).toBeInstanceOf(Uint8Array);
+    const p = new Float32Array(geo.positions.slice().buffer);
+    // Vertex 0 (-50, -50, 0) in the view's axes: (-50, 0, -50).
+    expect(Array.from(p.subarray(0, 3))).toEqual([-50, 0, -50]);
+    expect(new Uint32Array(geo.indices.slice().buffer).length).toBe(6);
+    await expect(backend.meshGeometry({ installId, path: SM, lod: 2 })).rejects.toThrow(/LODs 0 to 1, not 2/);
+  });
+
+  it('saveConversion writes the LOD asked for as a valid .glb; other formats and a bad LOD are refused', async () => {
+    const file = join(configDir, 'SM_Fixture.glb');
+    const saved = await backend.saveConversion({ installId, path: SM, format: 'glb', lod: 1, destination: file });
+    expect(saved.path).toBe(file);
+    const glb = new Uint8Array(await readFile(file));
+    expect((await validateGlb(glb)).errors).toEqual([]);
+    expect(parseGlb(glb).json.meshes[0].primitives).toHaveLength(2);
+    await expect(backend.saveConversion({ installId, path: SM, format: 'glb', lod: 5, destination: join(configDir, 'x.glb') })).rejects.toThrow(/LODs 0 to 1, not 5/);
+    expect(() => validateRequest('meshGeometry', { installId, path: SM, lod: -1 })).toThrow(ApiValidationError);
+    expect(validateRequest('saveConversion', { installId, path: SM, format: 'glb', lod: 1, destination: file })).toMatchObject({ format: 'glb', lod: 1 });
+  });
+});
