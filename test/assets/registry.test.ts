@@ -25,11 +25,13 @@ describe('the converter registry', () => {
 
   it('lists the exports a kind converts, and refuses an extension the kind does not make', () => {
     const exports = [
-      { name: 'SM_Rock', class: 'StaticMesh' },
+      { name: 'SC_Rock', class: 'SoundCue' },
       { name: 'T_Rock', class: 'Texture2D' },
+      { name: 'SM_Rock', class: 'StaticMesh' },
     ];
     const found = convertibleExports({ exports } as never);
-    expect(found.map((e) => [e.index, e.name, e.kind.kind])).toEqual([[1, 'T_Rock', 'texture']]);
+    expect(found.map((e) => [e.index, e.name, e.kind.kind])).toEqual([[1, 'T_Rock', 'texture'], [2, 'SM_Rock', 'mesh']]);
+    expect(() => convertExport({ file: '/nowhere' }, found[1]!, 'png')).toThrow(/a mesh converts to .glb, not .png/);
     expect(() => convertExport({ file: '/nowhere' }, found[0]!, 'wav')).toThrow(/converts to .png, .dds, .hdr, not .wav/);
   });
 
