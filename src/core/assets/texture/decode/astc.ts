@@ -1,10 +1,13 @@
 /**
- * ASTC LDR block decoder, every 2D block size (the Khronos Data Format specification's ASTC
- * chapter): 16 bytes in, a blockWidth x blockHeight block of packed RGBA words out (see
- * block-image.ts). Covers void-extent blocks, 1 to 4 partitions, dual planes, every weight grid
- * and every LDR colour endpoint mode. Texels are interpolated at 16 bits (endpoints widened by
- * repeating their byte) and rounded to 8 bits, as astcenc's 8-bit output is. Blocks that are
- * invalid, and blocks using HDR endpoint modes, decode to the error colour, magenta.
+ * ASTC block decoder, every 2D block size (the Khronos Data Format specification's ASTC
+ * chapter): 16 bytes in, a blockWidth x blockHeight block out. Covers void-extent blocks, 1 to 4
+ * partitions, dual planes, every weight grid and every colour endpoint mode. One block parser
+ * (parseBlock) and two output stages:
+ * - the LDR profile (PF_ASTC_NxM): packed RGBA words (see block-image.ts); texels interpolated at
+ *   16 bits (endpoints widened by repeating their byte) and rounded to 8 bits, as astcenc's 8-bit
+ *   output is; invalid blocks and HDR endpoint modes give the error colour, magenta;
+ * - the HDR profile (PF_ASTC_NxM_HDR): RGBA floats; HDR endpoint modes (2, 3, 7, 11, 14, 15) give
+ *   logarithmic values turned into half floats, LDR modes UNORM16 values, bit for bit as astcenc -dh.
  */
 
 // The 21 integer-sequence ranges: levels, and whether trits or quints carry part of each value.
@@ -310,30 +313,273 @@ function endpoints(cem: number, v: Uint8Array, o: number, at: number): boolean {
   }
 }
 
-/** A decoder for blocks of bw x bh texels. */
+// --- HDR profile ---------------------------------------------------------------------------
+
+/** Endpoints in the HDR profile: ends16[partition * 8 + endpoint * 4 + channel], 16-bit values. */
+const ends16 = new Int32Array(32);
+/** Per partition and channel: the value is logarithmic (an HDR endpoint mode's), not UNORM16. */
+const lns = new Uint8Array(16);
+/** Half-float bits -> value. */
+const HALF = new Float32Array(65536);
+for (let h = 0; h < 65536; h++) {
+  const e = (h >> 10) & 31, m = h & 1023;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+  HALF[h] = h & 0x8000 ? -v : v;
+}
+
+/**
+ * A UNORM16 value as the half float the spec's HDR profile makes of it: p / 65536 with the
+ * mantissa truncated to 10 bits (0xFFFF is exactly 1.0), so that LDR lanes match astcenc's -dh.
+ */
+const UNORM16 = new Float32Array(65536);
+for (let v = 0; v < 65536; v++) {
+  let bits: number;
+  if (v === 0xffff) bits = 0x3c00;
+  else if (v < 4) bits = v << 8; // subnormal halves
+  else {
+    const lz = Math.clz32(v) - 16;
+    bits = ((14 - lz) << 10) | (((v << (lz + 1)) & 0xffff) >> 6);
+  }
+  UNORM16[v] = HALF[bits]!;
+}
+
+/** An interpolated LNS value (5-bit exponent, 11-bit mantissa) as half-float bits: the spec's piecewise-linear mantissa. */
+function lnsToHalf(v: number): number {
+  const e = v >> 11, m = v & 0x7ff;
+  const mt = m < 512 ? 3 * m : m < 1536 ? 4 * m - 512 : 5 * m - 2048;
+  return Math.min((e << 10) | (mt >> 3), 0x7bff);
+}
+
+const clamp12 = (v: number): number => (v < 0 ? 0 : v > 0xfff ? 0xfff : v);
+const bitOf = (v: number, i: number): number => (v >> i) & 1;
+
+/** Sets partition p's endpoint i to 12-bit LNS r, g, b (shifted to 16 bits) and alpha 1.0 (LNS 0x7800). */
+function setHdr(p: number, i: number, r: number, g: number, b: number): void {
+  const k = p * 8 + i * 4;
+  ends16[k] = r << 4; ends16[k + 1] = g << 4; ends16[k + 2] = b << 4; ends16[k + 3] = 0x7800;
+}
+
+/** Mode 11 (HDR RGB, direct): two colours from a base, two offsets and the major component's place. */
+function hdrRgb(v: Uint8Array, o: number, p: number): void {
+  const v0 = v[o]!, v1 = v[o + 1]!, v2 = v[o + 2]!, v3 = v[o + 3]!, v4 = v[o + 4]!, v5 = v[o + 5]!;
+  const major = bitOf(v4, 7) | (bitOf(v5, 7) << 1);
+  if (major === 3) {
+    // Each channel stored directly: 8, 8 and 7 bits.
+    setHdr(p, 0, v0 << 4, v2 << 4, (v4 & 0x7f) << 5);
+    setHdr(p, 1, v1 << 4, v3 << 4, (v5 & 0x7f) << 5);
+    return;
+  }
+  const sub = bitOf(v1, 7) | (bitOf(v2, 7) << 1) | (bitOf(v3, 7) << 2);
+  let a = v0 | (bitOf(v1, 6) << 8), c = v1 & 0x3f;
+  let b0 = v2 & 0x3f, b1 = v3 & 0x3f, d0 = v4 & 0x1f, d1 = v5 & 0x1f;
+  const x0 = bitOf(v2, 6), x1 = bitOf(v3, 6), x2 = bitOf(v4, 6), x3 = bitOf(v5, 6), x4 = bitOf(v4, 5), x5 = bitOf(v5, 5);
+  // Where the six spare bits go depends on the submode (the spec's table, as bit masks over submodes 0-7).
+  const on = (mask: number): boolean => ((mask >> sub) & 1) !== 0;
+  if (on(0xa4)) a |= x0 << 9;
+  if (on(0x08)) a |= x2 << 9;
+  if (on(0x50)) a |= (x4 << 9) | (x5 << 10);
+  if (on(0xa0)) a |= x1 << 10;
+  if (on(0xc0)) a |= x2 << 11;
+  if (on(0x04)) c |= x1 << 6;
+  if (on(0xe8)) c |= x3 << 6;
+  if (on(0x20)) c |= x2 << 7;
+  if (on(0x5b)) { b0 |= x0 << 6; b1 |= x1 << 6; }
+  if (on(0x12)) { b0 |= x2 << 7; b1 |= x3 << 7; }
+  if (on(0xaf)) { d0 |= x4 << 5; d1 |= x5 << 5; }
+  if (on(0x05)) { d0 |= x2 << 6; d1 |= x3 << 6; }
+  const dBits = [7, 6, 7, 6, 5, 6, 5, 6][sub]!;
+  const signed = (x: number): number => (x & (1 << (dBits - 1)) ? x - (1 << dBits) : x);
+  d0 = signed(d0); d1 = signed(d1);
+  const shift = (sub >> 1) ^ 3;
+  a <<= shift; b0 <<= shift; b1 <<= shift; c <<= shift; d0 <<= shift; d1 <<= shift;
+  const e1 = [a, a - b0, a - b1].map(clamp12);
+  const e0 = [a - c, a - b0 - c - d0, a - b1 - c - d1].map(clamp12);
+  for (const [i, e] of [[0, e0], [1, e1]] as const) {
+    const [x, y, z] = major === 1 ? [e[1]!, e[0]!, e[2]!] : major === 2 ? [e[2]!, e[1]!, e[0]!] : [e[0]!, e[1]!, e[2]!];
+    setHdr(p, i, x, y, z);
+  }
+}
+
+/** Mode 7 (HDR RGB, base + scale): one colour and a scale subtracted from it for the other. */
+function hdrRgbScale(v: Uint8Array, o: number, p: number): void {
+  const v0 = v[o]!, v1 = v[o + 1]!, v2 = v[o + 2]!, v3 = v[o + 3]!;
+  const modeBits = (v0 >> 6) | (bitOf(v1, 7) << 2) | (bitOf(v2, 7) << 3);
+  const [major, sub] = (modeBits & 0xc) !== 0xc ? [modeBits >> 2, modeBits & 3] : modeBits !== 0xf ? [modeBits & 3, 4] : [0, 5];
+  let r = v0 & 0x3f, g = v1 & 0x1f, b = v2 & 0x1f, s = v3 & 0x1f;
+  const x0 = bitOf(v1, 6), x1 = bitOf(v1, 5), x2 = bitOf(v2, 6), x3 = bitOf(v2, 5), x4 = bitOf(v3, 7), x5 = bitOf(v3, 6), x6 = bitOf(v3, 5);
+  const on = (mask: number): boolean => ((mask >> sub) & 1) !== 0;
+  if (on(0x30)) { g |= x0 << 6; b |= x2 << 6; }
+  if (on(0x3a)) { g |= x1 << 5; b |= x3 << 5; }
+  if (on(0x3d)) s |= x6 << 5;
+  if (on(0x2d)) s |= x5 << 6;
+  if (on(0x04)) s |= x4 << 7;
+  if (on(0x3b)) r |= x4 << 6;
+  if (on(0x04)) r |= x3 << 6;
+  if (on(0x10)) r |= x5 << 7;
+  if (on(0x0f)) r |= x2 << 7;
+  if (on(0x05)) r |= (x1 << 8) | (x0 << 9);
+  if (on(0x0a)) r |= x0 << 8;
+  if (on(0x02)) r |= (x6 << 9) | (x5 << 10);
+  if (on(0x01)) r |= x3 << 10;
+  const shift = [1, 1, 2, 3, 4, 5][sub]!;
+  r <<= shift; g <<= shift; b <<= shift; s <<= shift;
+  if (sub !== 5) { g = r - g; b = r - b; }
+  if (major === 1) [r, g] = [g, r];
+  else if (major === 2) [r, b] = [b, r];
+  setHdr(p, 0, Math.max(r - s, 0), Math.max(g - s, 0), Math.max(b - s, 0));
+  setHdr(p, 1, Math.max(r, 0), Math.max(g, 0), Math.max(b, 0));
+}
+
+/** Writes partition p's endpoints for mode `cem` in the HDR profile (ends16, lns); LDR modes as UNORM16. */
+function hdrEndpoints(cem: number, v: Uint8Array, o: number, p: number): void {
+  const k = p * 8;
+  let rgbLns = 1, alphaLns = 1;
+  switch (cem) {
+    case 2: { // HDR luminance, large range
+      const v0 = v[o]!, v1 = v[o + 1]!;
+      const [y0, y1] = v1 >= v0 ? [v0 << 4, v1 << 4] : [(v1 << 4) + 8, (v0 << 4) - 8];
+      setHdr(p, 0, y0, y0, y0); setHdr(p, 1, y1, y1, y1);
+      break;
+    }
+    case 3: { // HDR luminance, small range
+      const v0 = v[o]!, v1 = v[o + 1]!;
+      const [y0, d] = v0 & 0x80 ? [((v1 & 0xe0) << 4) | ((v0 & 0x7f) << 2), (v1 & 0x1f) << 2] : [((v1 & 0xf0) << 4) | ((v0 & 0x7f) << 1), (v1 & 0x0f) << 1];
+      const y1 = Math.min(y0 + d, 0xfff);
+      setHdr(p, 0, y0, y0, y0); setHdr(p, 1, y1, y1, y1);
+      break;
+    }
+    case 7: hdrRgbScale(v, o, p); break;
+    case 11: hdrRgb(v, o, p); break;
+    case 14: // HDR RGB, LDR alpha
+      hdrRgb(v, o, p);
+      ends16[k + 3] = v[o + 6]! * 257; ends16[k + 7] = v[o + 7]! * 257;
+      alphaLns = 0;
+      break;
+    case 15: { // HDR RGB, HDR alpha
+      hdrRgb(v, o, p);
+      let a0 = v[o + 6]!, a1 = v[o + 7]!;
+      const sel = bitOf(a0, 7) | (bitOf(a1, 7) << 1);
+      a0 &= 0x7f; a1 &= 0x7f;
+      if (sel === 3) { a0 <<= 5; a1 <<= 5; }
+      else {
+        a0 |= (a1 << (sel + 1)) & 0x780;
+        a1 &= 0x3f >> sel;
+        a1 = (a1 ^ (32 >> sel)) - (32 >> sel);
+        a0 <<= 4 - sel; a1 = clamp12(a0 + (a1 << (4 - sel)));
+      }
+      ends16[k + 3] = a0 << 4; ends16[k + 7] = a1 << 4;
+      break;
+    }
+    default:
+      // An LDR mode: its 8-bit endpoints widened to UNORM16.
+      endpoints(cem, v, o, k);
+      for (let i = 0; i < 8; i++) ends16[k + i] = ends[k + i]! * 257;
+      rgbLns = 0; alphaLns = 0;
+  }
+  lns[p * 4] = lns[p * 4 + 1] = lns[p * 4 + 2] = rgbLns;
+  lns[p * 4 + 3] = alphaLns;
+}
+
+/** A decoder for blocks of bw x bh texels (the LDR profile: 8-bit RGBA out). */
 export function astcBlockDecoder(bw: number, bh: number): (src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: number) => void {
   return (src, o, dst, d, pitch) => decodeBlock(src, o, dst, d, pitch, bw, bh);
 }
 
-function decodeBlock(src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: number, bw: number, bh: number): void {
-  for (let i = 0; i < 16; i++) block[i] = src[o + i]!;
-  const mode = block[0]! | ((block[1]! & 7) << 8);
+/**
+ * A decoder for blocks of bw x bh texels in the HDR profile (PF_ASTC_*_HDR): RGBA floats out.
+ * HDR endpoint modes give logarithmic (LNS) values turned into half floats; LDR modes give UNORM16
+ * values turned into half floats by truncation, as the spec and astcenc's -dh decompression do.
+ */
+export function astcFloatBlockDecoder(bw: number, bh: number): (src: Uint8Array, o: number, dst: Float32Array, d: number, pitch: number) => void {
+  return (src, o, dst, d, pitch) => decodeHdrBlock(src, o, dst, d, pitch, bw, bh);
+}
 
-  if ((mode & 0x1ff) === 0x1fc) {
-    // Void extent: one colour for the whole block (UNORM16 per channel; HDR: half floats).
-    // Reserved bits 10-11 must be set; the extent (unless all ones) must not be empty.
-    const lowS = readBits(block, 12, 13, 128), highS = readBits(block, 25, 13, 128);
-    const lowT = readBits(block, 38, 13, 128), highT = readBits(block, 51, 13, 128);
-    const allOnes = lowS === 0x1fff && highS === 0x1fff && lowT === 0x1fff && highT === 0x1fff;
-    if ((mode & 0x200) || readBits(block, 10, 2, 128) !== 3 || (!allOnes && (lowS >= highS || lowT >= highT))) {
-      fill(dst, d, pitch, bw, bh, MAGENTA); return;
-    }
+/** What parseBlock leaves for the output stage. */
+const VOID_EXTENT = -1, ERROR = -2;
+let partitionMap: Uint8Array | undefined;
+let ccs = -1;
+
+function decodeBlock(src: Uint8Array, o: number, dst: Uint32Array, d: number, pitch: number, bw: number, bh: number): void {
+  const result = parseBlock(src, o, bw, bh, false);
+  if (result === ERROR) { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+  if (result === VOID_EXTENT) {
     const r = TO8[block[8]! | (block[9]! << 8)]!, g = TO8[block[10]! | (block[11]! << 8)]!;
     const b = TO8[block[12]! | (block[13]! << 8)]!, a = TO8[block[14]! | (block[15]! << 8)]!;
     fill(dst, d, pitch, bw, bh, (r | (g << 8) | (b << 16) | (a << 24)) >>> 0);
     return;
   }
+  const part = partitionMap;
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const t = y * bw + x;
+      const e = (part ? part[t]! : 0) * 8;
+      let pixel = 0;
+      for (let c = 0; c < 4; c++) {
+        const w = c === ccs ? texelWeights[144 + t]! : texelWeights[t]!;
+        const c0 = ends[e + c]! * 257, c1 = ends[e + 4 + c]! * 257;
+        pixel |= TO8[(c0 * (64 - w) + c1 * w + 32) >> 6]! << (8 * c);
+      }
+      dst[d + y * pitch + x] = pixel;
+    }
+  }
+}
 
+function decodeHdrBlock(src: Uint8Array, o: number, dst: Float32Array, d: number, pitch: number, bw: number, bh: number): void {
+  const result = parseBlock(src, o, bw, bh, true);
+  if (result === ERROR) { fillFloat(dst, d, pitch, bw, bh, 1, 0, 1, 1); return; }
+  if (result === VOID_EXTENT) {
+    // Bit 9 says the constant colour is four half floats; else UNORM16 values.
+    const hdr = (block[1]! & 2) !== 0;
+    const ch = (i: number): number => {
+      const v = block[8 + 2 * i]! | (block[9 + 2 * i]! << 8);
+      return hdr ? HALF[v]! : UNORM16[v]!;
+    };
+    fillFloat(dst, d, pitch, bw, bh, ch(0), ch(1), ch(2), ch(3));
+    return;
+  }
+  const part = partitionMap;
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const t = y * bw + x;
+      const p = part ? part[t]! : 0;
+      const e = p * 8;
+      const at = d + y * pitch + x * 4;
+      for (let c = 0; c < 4; c++) {
+        const w = c === ccs ? texelWeights[144 + t]! : texelWeights[t]!;
+        const v = (ends16[e + c]! * (64 - w) + ends16[e + 4 + c]! * w + 32) >> 6;
+        dst[at + c] = lns[p * 4 + c] ? HALF[lnsToHalf(v)]! : UNORM16[v]!;
+      }
+    }
+  }
+}
+
+function fillFloat(dst: Float32Array, d: number, pitch: number, bw: number, bh: number, r: number, g: number, b: number, a: number): void {
+  for (let y = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++) {
+      const at = d + y * pitch + x * 4;
+      dst[at] = r; dst[at + 1] = g; dst[at + 2] = b; dst[at + 3] = a;
+    }
+  }
+}
+
+/**
+ * Reads block src[o..o+16): its weights into texelWeights, its endpoints into `ends` (LDR, 8-bit)
+ * or, for the HDR profile, `ends16` and `lns`; the partition map and the dual plane's channel
+ * into partitionMap and ccs. Returns 0, VOID_EXTENT (the colour is in block[8..16)) or ERROR.
+ */
+function parseBlock(src: Uint8Array, o: number, bw: number, bh: number, hdrProfile: boolean): number {
+  for (let i = 0; i < 16; i++) block[i] = src[o + i]!;
+  const mode = block[0]! | ((block[1]! & 7) << 8);
+
+  if ((mode & 0x1ff) === 0x1fc) {
+    // Void extent: one colour for the whole block (UNORM16 per channel; bit 9: half floats, HDR profile only).
+    // Reserved bits 10-11 must be set; the extent (unless all ones) must not be empty.
+    const lowS = readBits(block, 12, 13, 128), highS = readBits(block, 25, 13, 128);
+    const lowT = readBits(block, 38, 13, 128), highT = readBits(block, 51, 13, 128);
+    const allOnes = lowS === 0x1fff && highS === 0x1fff && lowT === 0x1fff && highT === 0x1fff;
+    if (((mode & 0x200) && !hdrProfile) || readBits(block, 10, 2, 128) !== 3 || (!allOnes && (lowS >= highS || lowT >= highT))) return ERROR;
+    return VOID_EXTENT;
+  }
   // Weight grid, range, dual plane.
   let gw: number, gh: number;
   const rBits = (mode & 3) !== 0 ? ((mode >> 4) & 1) | ((mode & 3) << 1) : ((mode >> 4) & 1) | (((mode >> 2) & 3) << 1);
@@ -349,23 +595,23 @@ function decodeBlock(src: Uint8Array, o: number, dst: Uint32Array, d: number, pi
         if ((mode >> 8) & 1) { gw = (B & 1) + 2; gh = A + 2; } else { gw = A + 2; gh = (B & 1) + 6; }
     }
   } else {
-    if ((mode & 15) === 0) { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+    if ((mode & 15) === 0) return ERROR;
     switch ((mode >> 7) & 3) {
       case 0: gw = 12; gh = A + 2; break;
       case 1: gw = A + 2; gh = 12; break;
       case 2: gw = A + 6; gh = ((mode >> 9) & 3) + 6; high = 0; dual = 0; break;
       default:
         if (A === 0) { gw = 6; gh = 10; } else if (A === 1) { gw = 10; gh = 6; }
-        else { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+        else return ERROR;
     }
   }
-  if (rBits < 2) { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+  if (rBits < 2) return ERROR;
   const weightRange = rBits - 2 + 6 * high;
   const weightCount = gw * gh * (dual + 1);
   const weightBits = sequenceBits(weightCount, weightRange);
   const partitions = ((block[1]! >> 3) & 3) + 1;
   if (weightCount > 64 || weightBits < 24 || weightBits > 96 || gw > bw || gh > bh || (partitions === 4 && dual)) {
-    fill(dst, d, pitch, bw, bh, MAGENTA); return;
+    return ERROR;
   }
 
   // Colour endpoint modes.
@@ -391,21 +637,22 @@ function decodeBlock(src: Uint8Array, o: number, dst: Uint32Array, d: number, pi
     }
   }
   const ccsAt = 128 - weightBits - extraBits - 2;
-  const ccs = dual ? readBits(block, ccsAt, 2, 128) : -1;
+  ccs = dual ? readBits(block, ccsAt, 2, 128) : -1;
   const colourEnd = 128 - weightBits - extraBits - (dual ? 2 : 0);
   let colourCount = 0;
   for (let p = 0; p < partitions; p++) colourCount += ((cems[p]! >> 2) + 1) * 2;
-  if (colourCount > 18) { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+  if (colourCount > 18) return ERROR;
   const colourBits = colourEnd - configEnd;
   let colourRange = -1;
   for (let r = 20; r >= 4; r--) if (sequenceBits(colourCount, r) <= colourBits) { colourRange = r; break; }
-  if (colourRange < 0) { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+  if (colourRange < 0) return ERROR;
   decodeSequence(block, configEnd, colourEnd, colourCount, colourRange, values);
   const unq = COLOUR_UNQUANT[colourRange]!;
   for (let i = 0; i < colourCount; i++) colourValues[i] = unq[values[i]!]!;
   let vo = 0;
   for (let p = 0; p < partitions; p++) {
-    if (!endpoints(cems[p]!, colourValues, vo, p * 8)) { fill(dst, d, pitch, bw, bh, MAGENTA); return; }
+    if (hdrProfile) hdrEndpoints(cems[p]!, colourValues, vo, p);
+    else if (!endpoints(cems[p]!, colourValues, vo, p * 8)) return ERROR;
     vo += ((cems[p]! >> 2) + 1) * 2;
   }
 
@@ -429,18 +676,6 @@ function decodeBlock(src: Uint8Array, o: number, dst: Uint32Array, d: number, pi
     }
   }
 
-  const part = partitions > 1 ? partitionsOf(bw, bh, partitions, seed) : undefined;
-  for (let y = 0; y < bh; y++) {
-    for (let x = 0; x < bw; x++) {
-      const t = y * bw + x;
-      const e = (part ? part[t]! : 0) * 8;
-      let pixel = 0;
-      for (let c = 0; c < 4; c++) {
-        const w = c === ccs ? texelWeights[144 + t]! : texelWeights[t]!;
-        const c0 = ends[e + c]! * 257, c1 = ends[e + 4 + c]! * 257;
-        pixel |= TO8[(c0 * (64 - w) + c1 * w + 32) >> 6]! << (8 * c);
-      }
-      dst[d + y * pitch + x] = pixel;
-    }
-  }
+  partitionMap = partitions > 1 ? partitionsOf(bw, bh, partitions, seed) : undefined;
+  return 0;
 }

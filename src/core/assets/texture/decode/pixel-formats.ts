@@ -17,7 +17,7 @@ import { decodeBlockImage, decodeFloatBlockImage, floatToRgba8, type BlockDecode
 import { decodeBC1Block, decodeBC1Image, decodeBC2Block, decodeBC3Block, decodeBC4Block, decodeBC5Block } from './bc.js';
 import { decodeBC6HBlock } from './bc6h.js';
 import { decodeBC7Block, decodeBC7Image } from './bc7.js';
-import { astcBlockDecoder } from './astc.js';
+import { astcBlockDecoder, astcFloatBlockDecoder } from './astc.js';
 import { decodeEACR11Block, decodeEACRG11Block, decodeETC1Block, decodeETC2RGBABlock, decodeETC2RGBBlock } from './etc.js';
 import * as raw from './uncompressed.js';
 import type { ImageDecoder } from './uncompressed.js';
@@ -159,7 +159,7 @@ ASTC_SIZES.forEach((size, k) => {
   const [w, h] = size.split('x').map(Number) as [number, number];
   const base = { blockWidth: w, blockHeight: h, blockBytes: 16, srgbCapable: true, dds: { dxgiFormat: 134 + 4 * k } };
   ENTRIES[`PF_ASTC_${size}`] = { ...base, channels: 'rgba', hdr: false, decode: blocks(w, h, 16, astcBlockDecoder(w, h)) };
-  ENTRIES[`PF_ASTC_${size}_HDR`] = { ...base, channels: 'rgba', hdr: true, srgbCapable: false };
+  ENTRIES[`PF_ASTC_${size}_HDR`] = { ...base, channels: 'rgba', hdr: true, srgbCapable: false, decode: floatBlocks(w, h, 16, astcFloatBlockDecoder(w, h)) };
   // The high-precision normal map variants: decoded as stored (which channels hold X and Y is the
   // normal map's business, as for the other ASTC normal maps: X in RGB, Y in alpha).
   ENTRIES[`PF_ASTC_${size}_NORM_RG`] = { ...base, channels: 'rgba', hdr: false, srgbCapable: false, decode: blocks(w, h, 16, astcBlockDecoder(w, h)) };
