@@ -151,8 +151,8 @@ export interface SoundView extends SoundInfo {
 export const MAX_SOUND_WAV = 64 * 1024 * 1024;
 
 /** What a sound saves as: a decoded 16-bit PCM WAV, or its payload as stored (its own extension). */
-export type SoundConversionFormat = 'wav' | 'ogg' | 'opus' | 'binka' | 'rada';
-export const SOUND_CONVERSION_FORMATS: readonly SoundConversionFormat[] = ['wav', 'ogg', 'opus', 'binka', 'rada'];
+export type SoundConversionFormat = 'wav' | 'ogg' | 'opus' | 'binka' | 'rada' | 'wem';
+export const SOUND_CONVERSION_FORMATS: readonly SoundConversionFormat[] = ['wav', 'ogg', 'opus', 'binka', 'rada', 'wem'];
 export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat | 'glb';
 
 /**

@@ -8,6 +8,6 @@ import './table/kind.js';
 import './sound/kind.js';
 import './mesh/kind.js';
 
-export { assetKindOf, assetKinds, registerAssetKind } from './registry.js';
-export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions } from './registry.js';
+export { assetKindOf, assetKindOfFile, assetKinds, registerAssetKind } from './registry.js';
+export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions, PlainFile } from './registry.js';
 export { convertExport, convertibleExports, type ConvertibleExport } from './convert.js';

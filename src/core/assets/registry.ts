@@ -53,6 +53,13 @@ export interface ConvertedFile {
   note?: string;
 }
 
+/** A plain file (no package) a kind reads by its extension: a .wem, a .bnk. */
+export interface PlainFile {
+  /** Its path as `ls` prints it (or on disk); names it in errors. */
+  path: string;
+  bytes: Uint8Array;
+}
+
 export interface AssetKind {
   /** "texture", "sound", "mesh", "table", ... */
   kind: string;
@@ -68,6 +75,10 @@ export interface AssetKind {
    * of this asset). Throws FormatError for bad input, RangeError for options that do not fit.
    */
   convert?(source: AssetSource, exportIndex: number, extension: string | undefined, opts: ConvertOptions): Promise<ConvertedFile[]>;
+  /** Plain files (not packages) this kind reads, by extension without the dot, lowercase ("wem"). */
+  fileExtensions?: readonly string[];
+  /** Makes files of a plain file of one of `fileExtensions`, as `convert` does of an export. */
+  convertFile?(file: PlainFile, extension: string | undefined, opts: ConvertOptions): Promise<ConvertedFile[]>;
 }
 
 const kinds: AssetKind[] = [];
@@ -75,13 +86,20 @@ const byClass = new Map<string, AssetKind>();
 /** Script import hash of "/Script/Engine.<class>" -> kind, for classes a package names only by hash. */
 const byClassHash = new Map<string, AssetKind>();
 
-/** Adds a kind; a class already claimed by another kind is a programming error. */
+const byExtension = new Map<string, AssetKind>();
+
+/** Adds a kind; a class or file extension already claimed by another kind is a programming error. */
 export function registerAssetKind(kind: AssetKind): void {
   for (const c of kind.classes) {
     const other = byClass.get(c);
     if (other && other !== kind) throw new Error(`class ${c} is claimed by both ${other.kind} and ${kind.kind}`);
   }
+  for (const e of kind.fileExtensions ?? []) {
+    const other = byExtension.get(e);
+    if (other && other !== kind) throw new Error(`.${e} files are claimed by both ${other.kind} and ${kind.kind}`);
+  }
   kinds.push(kind);
+  for (const e of kind.fileExtensions ?? []) byExtension.set(e, kind);
   for (const c of kind.classes) {
     byClass.set(c, kind);
     byClassHash.set(scriptImportIndex(`/Script/Engine.${c}`), kind);
@@ -98,6 +116,13 @@ export function assetKindOf(className: string): AssetKind | undefined {
   if (known) return known;
   const hash = /\?0x([0-9a-f]{16})$/.exec(className)?.[1];
   return hash ? byClassHash.get(hash) : undefined;
+}
+
+/** The kind that reads plain files named like `path` (by its extension), if any. */
+export function assetKindOfFile(path: string): AssetKind | undefined {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? byExtension.get(name.slice(dot + 1).toLowerCase()) : undefined;
 }
 
 /** Every registered kind, in registration order. */

@@ -5,15 +5,22 @@
  * package converts is known once its header is read: each package is opened once, and its
  * companions wait for that answer.
  */
-import { convertExport, convertibleExports, type ConvertibleExport } from '../assets/index.js';
+import { assetKindOfFile, convertExport, convertibleExports, type AssetKind, type ConvertibleExport } from '../assets/index.js';
 import type { Install } from '../install/install.js';
 import { InstallPackages } from '../package/open-package.js';
 import { isUAssetFileName, isUe12FileName } from '../package/package-files.js';
 import type { WorkerPool } from '../workers/pool.js';
 import type { ExportItem } from './selection.js';
 
-/** What becomes of an item: converted (these exports), left out (its package is converted), or written as stored. */
-export type ConvertRole = { kind: 'convert'; exports: ConvertibleExport[] } | { kind: 'companion'; of: string } | { kind: 'raw' };
+/**
+ * What becomes of an item: converted (these exports), a plain file converted by the kind its
+ * extension names (a .wem as .wav), left out (its package is converted), or written as stored.
+ */
+export type ConvertRole =
+  | { kind: 'convert'; exports: ConvertibleExport[] }
+  | { kind: 'plain'; asset: AssetKind }
+  | { kind: 'companion'; of: string }
+  | { kind: 'raw' };
 
 /** One output file of a converted package: its path (as `ls` would print it) and bytes. */
 export interface ConvertedOutput {
@@ -37,12 +44,14 @@ export class AssetConverter {
 
   /** Whether the item might be converted or left out (so it is not handed to a worker to write as is). */
   mayConvert(item: ExportItem): boolean {
-    return isPackageItem(item) || this.packageOf(item) !== undefined;
+    return isPackageItem(item) || this.packageOf(item) !== undefined || plainKind(item) !== undefined;
   }
 
   /** What becomes of the item (see ConvertRole). A package that does not open is written as stored. */
   role(item: ExportItem, signal?: AbortSignal): Promise<ConvertRole> {
     if (!isPackageItem(item)) {
+      const plain = plainKind(item);
+      if (plain) return Promise.resolve({ kind: 'plain', asset: plain });
       const pkg = this.packageOf(item);
       if (!pkg) return Promise.resolve({ kind: 'raw' });
       return this.role(pkg, signal).then((r) => (r.kind === 'convert' ? { kind: 'companion', of: pkg.path } : { kind: 'raw' }));
@@ -83,6 +92,15 @@ export class AssetConverter {
     return out;
   }
 
+  /** The files a plain file converts to, beside where it would be ("Audio/123.wem" as "Audio/123.wav"). */
+  async convertPlain(item: ExportItem, asset: AssetKind, signal?: AbortSignal): Promise<ConvertedOutput[]> {
+    const bytes = await item.archive.read(item.ref);
+    signal?.throwIfAborted();
+    const files = await asset.convertFile!({ path: item.path, bytes }, undefined, { ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}) });
+    const stem = item.path.slice(0, item.path.lastIndexOf('.'));
+    return files.map((f) => ({ path: `${stem}${f.suffix}.${f.extension}`, data: f.data }));
+  }
+
   /** The package of this export that a companion file belongs to, if any. */
   private packageOf(item: ExportItem): ExportItem | undefined {
     if (item.companionOf !== undefined) return this.packageItems.get(item.companionOf.toLowerCase());
@@ -96,6 +114,13 @@ export class AssetConverter {
   async close(): Promise<void> {
     await this.packages.close();
   }
+}
+
+/** The kind that converts a plain file (not an IoStore chunk of a package) by its extension. */
+function plainKind(item: ExportItem): AssetKind | undefined {
+  if (item.chunkType !== undefined && item.chunkType !== 'ExportBundleData') return undefined;
+  const kind = assetKindOfFile(item.path);
+  return kind?.convertFile ? kind : undefined;
 }
 
 /** A package: an IoStore package chunk, a .uasset/.umap file, or a UE1/2 package (.utx, .u, .unr ...). */

@@ -16,7 +16,6 @@
  *   const summary = await extractFiles(install, { filters: ['*.uasset'] }, { out: 'Export', onProgress });
  */
 import { setMaxListeners } from 'node:events';
-import type { ConvertibleExport } from '../assets/index.js';
 import type { Install } from '../install/install.js';
 import type { Archive } from '../archive.js';
 import { IoStoreContainer } from '../iostore/container.js';
@@ -28,7 +27,7 @@ import { FileFlag } from '../workers/wire.js';
 import { asError } from '../errors.js';
 import { DiskSink } from './disk-sink.js';
 import { filePieces } from './file-pieces.js';
-import { AssetConverter } from './asset-convert.js';
+import { AssetConverter, type ConvertedOutput } from './asset-convert.js';
 import { PackageJsonConverter } from './package-json.js';
 import { ProgressMeter, type LiveCount } from './progress.js';
 import { PathChecker, printable, UnsafePathError } from './safe-path.js';
@@ -338,18 +337,19 @@ class ExportJob {
         this.meter.fileDone(item.size);
         return LEFT_OUT;
       }
-      if (role.kind === 'convert') return this.runConverted(item, role.exports);
+      if (role.kind === 'convert') return this.runConverted(item, (signal) => this.assets!.convert(item, role.exports, signal));
+      if (role.kind === 'plain') return this.runConverted(item, (signal) => this.assets!.convertPlain(item, role.asset, signal));
     }
     return this.runStored(item);
   }
 
   /** Writes what the package converts to (AssetConverter.convert): every file, or the reason none is. */
-  private async runConverted(item: ExportItem, exports: ConvertibleExport[]): Promise<Outcome> {
+  private async runConverted(item: ExportItem, make: (signal: AbortSignal) => Promise<ConvertedOutput[]>): Promise<Outcome> {
     this.meter.started(item.path);
     let writer: EntryWriter | undefined;
     const skipped: string[] = [];
     try {
-      const files = await this.assets!.convert(item, exports, this.signal);
+      const files = await make(this.signal);
       for (const f of files) {
         this.signal.throwIfAborted();
         const opened = await this.sink.begin(f.path, this.checked(f.path), f.data.length);

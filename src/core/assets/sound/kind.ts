@@ -8,8 +8,9 @@ import { readInstallSound, readSoundFile, SOUND_CLASSES } from './read.js';
 import type { WorkerPool } from '../../workers/pool.js';
 import type { Pcm, Sound } from './types.js';
 import { writeWav } from './wav.js';
+import { wemSound } from './wwise/wem.js';
 
-export const SOUND_CONVERSIONS = ['wav', 'ogg', 'opus', 'binka', 'rada'] as const;
+export const SOUND_CONVERSIONS = ['wav', 'ogg', 'opus', 'binka', 'rada', 'wem'] as const;
 
 /** Export `exportIndex` of `source` read as a sound. */
 export function readSound(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Sound> {
@@ -24,6 +25,8 @@ export function readSound(source: AssetSource, exportIndex: number | undefined, 
 
 /** The sound decoded to 16-bit PCM (decodable formats only: Sound.decodable), in `pool`'s workers when given. */
 export async function decodeSound(sound: Sound, signal?: AbortSignal, pool?: WorkerPool): Promise<Pcm> {
+  // A sound that decodes itself (Wwise media: its codec and container are its own).
+  if (sound.decode) return sound.decode(signal);
   const payload = await sound.readPayload(signal);
   if (!pool) return decodeSoundPayload(sound, payload);
   // The pool moves the buffer it is given: only one this view spans alone.
@@ -67,6 +70,17 @@ export const soundKind: AssetKind = {
   async convert(source, exportIndex, extension, opts) {
     return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal, opts.pool)];
   },
+  fileExtensions: ['wem'],
+  async convertFile(file, extension, opts) {
+    return [await convertSound(wemSound(file.bytes, baseName(file.path), file.path), extension, opts.signal, opts.pool)];
+  },
 };
+
+/** A file's name without its folder and extension. */
+export function baseName(path: string): string {
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
 
 registerAssetKind(soundKind);

@@ -19,8 +19,10 @@ export interface SoundCuePoint {
 export interface SoundInfo {
   class: string;
   name: string;
-  /** The engine's name of the stored payload's format: PCM, ADPCM, OPUS, OGG, BINKA, RADA, ... */
+  /** The engine's name of the stored payload's format: PCM, ADPCM, OPUS, OGG, BINKA, RADA, ...; WEM for Wwise media. */
   format: string;
+  /** Wwise media: the codec inside the .wem (PCM, IMA_ADPCM, VORBIS, OPUS, PTADPCM, ...). */
+  codec?: string;
   sampleRate: number;
   channels: number;
   /** Frames (samples per channel); 0 when the package does not say. */
@@ -45,4 +47,6 @@ export interface SoundInfo {
 export interface Sound extends SoundInfo {
   /** The stored payload: every chunk's audio bytes, in order. */
   readPayload(signal?: AbortSignal): Promise<Uint8Array>;
+  /** A sound that decodes itself (Wwise media); others decode through decodeSoundPayload. */
+  decode?(signal?: AbortSignal): Promise<Pcm>;
 }
