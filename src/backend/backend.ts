@@ -22,7 +22,9 @@ import type {
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
-import { convertSound, readSound } from '../core/assets/sound/kind.js';
+import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js';
+import { wemSound } from '../core/assets/sound/wwise/wem.js';
+import { assetKindOfFile } from '../core/assets/index.js';
 import type { Sound } from '../core/assets/sound/types.js';
 import { soundView } from './sounds.js';
 import type {
@@ -461,8 +463,13 @@ export class Backend implements PakScopeApi {
     }
   }
 
-  /** The sound of a package as the sound kind reads it, with the install's mappings. */
+  /** The sound of a package as the sound kind reads it, with the install's mappings; or a plain .wem file. */
   private async readSoundOf(install: Install, req: AssetRequest): Promise<Sound> {
+    if (assetKindOfFile(req.path)?.kind === 'sound') {
+      const file = this.file(install, req.path);
+      const winner = file.providers[0]!;
+      return wemSound(await winner.archive.read(winner.file.ref), baseName(file.path), file.path);
+    }
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     const packages = this.packages.packagesOf(req.installId, install);

@@ -2,6 +2,7 @@
  * Turns core install objects into the plain records the API sends: container summaries for the
  * container list, tree entries for the tree, file details for the details pane.
  */
+import { assetKindOfFile } from '../core/assets/index.js';
 import { basename, extname } from 'node:path';
 import type { Archive, ArchiveKind } from '../core/archive.js';
 import type { DirListingEntry, Install, InstallProblem, VfsFile } from '../core/install/install.js';
@@ -71,5 +72,7 @@ export function describeFile(file: VfsFile): FileDetails {
   };
   if (winner.file.chunkId !== undefined) details.chunkId = winner.file.chunkId;
   if (winner.file.chunkType !== undefined) details.chunkType = winner.file.chunkType;
+  const plain = winner.file.chunkType === undefined ? assetKindOfFile(file.path) : undefined;
+  if (plain) details.view = plain.view;
   return details;
 }

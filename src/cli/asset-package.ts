@@ -3,7 +3,8 @@
  * or one package file on disk. Opens it, prints its warnings, hands the reader its AssetSource
  * and model, and closes what it opened, so each command only says what it reads and prints.
  */
-import type { AssetSource, ConvertOptions } from '../core/assets/registry.js';
+import { readFile } from 'node:fs/promises';
+import { assetKindOfFile, type AssetKind, type AssetSource, type ConvertOptions, type PlainFile } from '../core/assets/registry.js';
 import { isContainerFile } from '../core/install/scan.js';
 import { InstallPackages, openPackageFile } from '../core/package/open-package.js';
 import { COMPANION_EXTENSIONS, extensionOf } from '../core/package/package-files.js';
@@ -45,4 +46,31 @@ export async function withAssetPackage<T>(
   const opened = await openPackageFile(path, opts);
   for (const w of opened.warnings) session.out.warn(`${opened.path}: ${w}`);
   return read({ source: { file: path }, model: opened.model, path });
+}
+
+/**
+ * The plain file `args` name (`[path, file]` of an install, or `[file]` on disk) when the
+ * converter registry reads it by its extension (a .wem, a .bnk) with a kind of `kind`; undefined
+ * for anything else (a package), so the command goes on as for a package. `read` gets its bytes.
+ */
+export async function withPlainFile<T>(
+  session: Session, args: string[], kind: string, command: string, read: (file: PlainFile, asset: AssetKind) => Promise<T>,
+): Promise<{ value: T } | { value: undefined; failed: true } | undefined> {
+  const target = args[args.length - 1]!;
+  const asset = assetKindOfFile(target);
+  if (asset?.kind !== kind) return undefined;
+  if (args.length === 1) {
+    await session.requireFile(target, command);
+    return { value: await read({ path: target, bytes: new Uint8Array(await readFile(target)) }, asset) };
+  }
+  const install = await session.open([args[0]!], { lockedIs: 'warning' });
+  if (!install) return { value: undefined, failed: true };
+  try {
+    const file = install.file(target);
+    if (!file) throw new UsageError(`no file "${target}" in ${args[0]}`, command);
+    const winner = file.providers[0]!;
+    return { value: await read({ path: file.path, bytes: await winner.archive.read(winner.file.ref) }, asset) };
+  } finally {
+    await install.close();
+  }
 }

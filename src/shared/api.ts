@@ -78,6 +78,11 @@ export interface FileDetails {
   overridden: { container: string; containerPath: string; path?: string }[];
   /** Opens in the text view (ini, json, txt, csv, xml, uproject, uplugin, ...). */
   isText: boolean;
+  /**
+   * A plain file (no package) the converter registry reads by its extension: the preview it
+   * gets ("sound" for a .wem), which the page shows beside Text/Hex through the asset APIs.
+   */
+  view?: string;
 }
 
 export type ApiEvent =

@@ -7,12 +7,13 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { convertibleExports, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
-import { convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
+import { baseName, convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
+import { wemSound } from '../../core/assets/sound/wwise/wem.js';
 import type { Sound, SoundInfo } from '../../core/assets/sound/types.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command } from '../command.js';
 import type { Session } from '../session.js';
-import { withAssetPackage } from '../asset-package.js';
+import { withAssetPackage, withPlainFile } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
 import { loadMappings } from './props.js';
@@ -21,6 +22,8 @@ import { loadMappings } from './props.js';
 export interface AudioJson {
   class: string;
   format: string;
+  /** Wwise media (format "WEM"): PCM, IMA_ADPCM, OPUS, VORBIS, ... */
+  codec?: string;
   sampleRate: number;
   channels: number;
   samples: number;
@@ -47,11 +50,17 @@ export const audioCommand: Command = {
     '',
     '--json prints {"class","format","sampleRate","channels","samples","durationS","looping",',
     '"streaming","chunks"}: samples per channel, durationS in seconds.',
+    '',
+    'Wwise media: a .wem file (on disk, or [package] naming a .wem of the install) reads as format',
+    'WEM with its "codec" (PCM, IMA_ADPCM, VORBIS, OPUS, PTADPCM, ...) in --json; -o FILE.wav',
+    'decodes PCM, IMA ADPCM and Vorbis (rebuilt to Ogg Vorbis as ww2ogg does, decoded by',
+    'libvorbis), -o FILE.wem writes it as stored.',
   ].join('\n'),
   examples: [
     'pakscope audio Paks /Game/Audio/SW_Hit -o SW_Hit.wav',
     'pakscope audio Paks /Game/Audio/SW_Music -o SW_Music.ogg --usmap Game.usmap',
     'pakscope audio Content/Audio/SW_Hit.uasset --json',
+    'pakscope audio Paks Game/Content/WwiseAudio/Media/123456.wem -o 123456.wav',
   ],
   options: {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the sound to FILE: .wav (decoded) or the stored format\'s extension.' },
@@ -73,7 +82,12 @@ export const audioCommand: Command = {
       target = { path: out, extension };
     }
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'audio')) };
-    const sound = await withAssetPackage(session, args, opts, 'audio', async ({ source, model, path }) => {
+    const plain = await withPlainFile(session, args, 'sound', 'audio', async (file) => {
+      const s = wemSound(file.bytes, baseName(file.path), file.path);
+      if (target) await write(session, s, target);
+      return s;
+    });
+    const sound = plain ? plain.value : await withAssetPackage(session, args, opts, 'audio', async ({ source, model, path }) => {
       const s = await readSound(source, soundExport(model, path).index, opts);
       if (target) await write(session, s, target);
       return s;
@@ -87,7 +101,7 @@ export const audioCommand: Command = {
 
 export function audioJson(s: SoundInfo): AudioJson {
   return {
-    class: s.class, format: s.format, sampleRate: s.sampleRate, channels: s.channels, samples: s.samples,
+    class: s.class, format: s.format, ...(s.codec !== undefined ? { codec: s.codec } : {}), sampleRate: s.sampleRate, channels: s.channels, samples: s.samples,
     durationS: s.durationS, looping: s.looping, streaming: s.streaming, chunks: s.chunks,
   };
 }
@@ -108,14 +122,14 @@ async function write(session: Session, sound: Sound, target: { path: string; ext
     throw e;
   }
   await writeFile(target.path, file.data);
-  const what = file.extension === 'wav' && sound.decodable ? `WAV 16-bit PCM, ${sound.sampleRate} Hz, ${sound.channels} ch` : `${sound.format} as stored`;
+  const what = file.extension === 'wav' && sound.decodable ? `WAV 16-bit PCM, ${sound.sampleRate} Hz, ${sound.channels} ch` : `${sound.format}${sound.codec ? ` ${sound.codec}` : ''} as stored`;
   session.out.note(`wrote ${target.path}: ${what}, ${file.data.length} bytes (${sound.name})`);
 }
 
 async function printFacts(session: Session, s: Sound): Promise<void> {
   const out = session.out;
   await out.line(`${s.name} (${s.class})`);
-  await out.line(`  ${s.format}, ${s.sampleRate} Hz, ${s.channels} channel${s.channels === 1 ? '' : 's'}, ${s.samples} samples (${s.durationS.toFixed(3)} s)${s.looping ? ', looping' : ''}`);
+  await out.line(`  ${s.format}${s.codec ? ` ${s.codec}` : ''}, ${s.sampleRate} Hz, ${s.channels} channel${s.channels === 1 ? '' : 's'}, ${s.samples} samples (${s.durationS.toFixed(3)} s)${s.looping ? ', looping' : ''}`);
   await out.line(`  ${s.streaming ? 'streamed' : 'format container'}, ${s.chunks} chunk${s.chunks === 1 ? '' : 's'}${s.decodable ? '' : `, saved as stored (.${s.storedExtension})`}`);
   if (s.cuePoints.length > 0) await out.line(`  cue points: ${s.cuePoints.map((c) => `${c.label}${c.framePosition !== undefined ? ` @${c.framePosition}` : ''}`).join(', ')}`);
   if (s.soundClass) await out.line(`  sound class ${s.soundClass}`);

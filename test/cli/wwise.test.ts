@@ -1,0 +1,57 @@
+// `pakscope audio` and `extract --format convert` on Wwise media: a .wem on disk and in a pak,
+// --json with its codec, -o x.wav decoded (ffmpeg's figures), -o x.wem as stored, and a .wem
+// written as .wav by --format convert.
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
+import { WEM_VORBIS, WEM_VORBIS_48K, writeWwisePak } from '../support/wwise-pak.js';
+import { buildCli, pakscope } from './run-cli.js';
+
+let temp: string;
+let pak: string;
+beforeAll(async () => {
+  buildCli();
+  temp = await mkdtemp(join(tmpdir(), 'pakscope-wwise-cli-'));
+  pak = await writeWwisePak(temp);
+});
+afterAll(() => rm(temp, { recursive: true, force: true }));
+
+const expected = wwiseExpected();
+
+describe('pakscope audio on Wwise media', () => {
+  it('--json of a .wem on disk and in a pak: format WEM, its codec, ffmpeg\'s length', async () => {
+    const want = expected['surface_hits_medium_hard_01_3F75BDB9.wem']!;
+    const [disk, packed] = await Promise.all([
+      pakscope(['audio', wwiseFile('surface_hits_medium_hard_01_3F75BDB9.wem'), '--json']),
+      pakscope(['audio', pak, WEM_VORBIS, '--json']),
+    ]);
+    expect([disk.code, packed.code]).toEqual([0, 0]);
+    const json = { class: 'Wwise media', format: 'WEM', codec: 'VORBIS', sampleRate: want.rate, channels: want.channels, samples: want.frames, durationS: want.frames / want.rate, looping: false, streaming: false, chunks: 1 };
+    expect(JSON.parse(disk.out)).toEqual(json);
+    expect(JSON.parse(packed.out)).toEqual(json);
+  });
+
+  it('-o x.wav decodes it (16-bit PCM, ffmpeg\'s frames); -o x.wem writes it as stored', async () => {
+    const want = expected['apcr_armor_not_pierce_small_01_3F75BDB9.wem']!;
+    const wav = join(temp, 'apcr.wav');
+    expect((await pakscope(['audio', pak, WEM_VORBIS_48K, '-o', wav])).code).toBe(0);
+    const b = await readFile(wav);
+    expect([b.readUInt16LE(20), b.readUInt16LE(22), b.readUInt32LE(24), b.readUInt32LE(40)]).toEqual([1, want.channels, want.rate, want.frames * want.channels * 2]);
+    const wem = join(temp, 'apcr.wem');
+    expect((await pakscope(['audio', pak, WEM_VORBIS_48K, '-o', wem])).code).toBe(0);
+    expect(Buffer.from(await readFile(wem)).equals(Buffer.from(loadWwise('apcr_armor_not_pierce_small_01_3F75BDB9.wem')))).toBe(true);
+  });
+
+  it('extract --format convert writes each .wem as .wav beside the other files', async () => {
+    const out = join(temp, 'convert');
+    const r = await pakscope(['extract', pak, '--out', out, '--format', 'convert', '--filter', '*.wem', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ files: 2, failed: [] });
+    const media = join(out, 'Game/Content/WwiseAudio/Media');
+    expect((await readdir(media)).sort()).toEqual(['apcr_armor_not_pierce_small_01.wav', 'surface_hits_medium_hard_01.wav']);
+    const want = expected['surface_hits_medium_hard_01_3F75BDB9.wem']!;
+    expect((await readFile(join(media, 'surface_hits_medium_hard_01.wav'))).readUInt32LE(40)).toBe(want.frames * want.channels * 2);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * End to end in Chromium: `npm run web` on a pak of the Wwise test corpus (test/corpus/wwise).
+ * A .wem selected in the tree opens on its Sound tab: the facts (ffmpeg's figures), the waveform,
+ * play (the audio element's time advances) and Save as WAV. A screenshot goes to test-artifacts/.
+ * Any console error fails.
+ */
+import { mkdtempSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { wwiseExpected } from '../support/wwise-corpus.js';
+import { WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
+
+const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
+const dir = mkdtempSync(join(tmpdir(), 'pakscope-wwise-e2e-'));
+const PAK = join(dir, 'pak', 'WwiseAudio-Windows.pak');
+
+async function select(page: Page, filter: string, path: string): Promise<void> {
+  await page.getByTestId('filter').fill(filter);
+  await page.waitForTimeout(400);
+  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
+  await row.click();
+  await poll(() => row.getAttribute('aria-selected')).toBe('true');
+}
+
+describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
+  beforeAll(async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'pak'), { recursive: true });
+    await writeWwisePak(join(dir, 'pak'));
+  });
+  const web = useWebSession(PAK);
+  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  it('a .wem opens on its Sound tab, plays and saves as WAV', async () => {
+    const { page } = web;
+    const want = wwiseExpected()['surface_hits_medium_hard_01_3F75BDB9.wem']!;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('WwiseAudio-Windows');
+    await select(page, 'surface_hits', WEM_VORBIS);
+
+    await poll(() => page.getByTestId('file-tab-sound').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.getByTestId('sound-format').textContent()).toBe('WEM');
+    expect(await page.getByTestId('sound-codec').textContent()).toBe('VORBIS');
+    expect(await page.getByTestId('sound-rate').textContent()).toBe(`${want.rate.toLocaleString('en-US')} Hz`);
+    expect(await page.getByTestId('sound-channels').textContent()).toBe(String(want.channels));
+    const wave = page.getByTestId('sound-waveform');
+    await poll(() => wave.getAttribute('data-channels')).toBe(String(want.channels));
+    const audio = page.getByTestId('sound-audio');
+    await poll(() => audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(want.frames / want.rate, 2);
+
+    await page.getByTestId('sound-play').click();
+    await poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0.05);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-wem.png') });
+
+    const file = join(dir, 'hit.wav');
+    await page.getByTestId('sound-save-wav').click();
+    await page.getByTestId('sound-save-path').fill(file);
+    await page.getByTestId('sound-save-confirm').click();
+    await poll(() => page.getByTestId('sound-note').textContent()).toMatch(/^Saved .*hit\.wav/);
+    expect((await readFile(file)).readUInt32LE(40)).toBe(want.frames * want.channels * 2);
+    expect(web.problems).toEqual([]);
+  });
+});
