@@ -71,3 +71,35 @@ describe('StaticMesh bad input', () => {
     await expect(meshOf(s, {})).rejects.toThrow(/LOD 0 section 1: 2 triangles from index 3 run past the 6 indices/);
   });
 });
+
+describe('Skeleton bad input', () => {
+  let install: Install;
+  let packages: InstallPackages;
+  beforeAll(async () => {
+    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
+    packages = new InstallPackages(install);
+  });
+  afterAll(async () => {
+    await packages.close();
+    await install.close();
+  });
+  const source = () => installTextureSource(packages, '/Game/Fixtures/Animations/SKEL_Fixture', {});
+  // FMeshBoneInfo of Joint_1: the name "Joint" number 2, parent 0; of Joint_2: "Joint" number 3, parent 1.
+  const joint = (s: TextureSource, n: number): number[] => [s.names.indexOf('Joint'), n];
+
+  it('a bone whose parent makes a cycle (Joint_1 the child of Joint_2, its own child)', async () => {
+    const s = await source();
+    edit(s, 'SKEL_Fixture', (b, v) => { v.setInt32(find(b, joint(s, 2)) + 8, 2, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(FormatError);
+    await expect(meshOf(s, {})).rejects.toThrow(/bone 1 "Joint_1" has parent 2: a parent must be an earlier bone/);
+  });
+
+  it('a bone that is its own parent, and a root with a parent', async () => {
+    const s = await source();
+    edit(s, 'SKEL_Fixture', (b, v) => { v.setInt32(find(b, joint(s, 3)) + 8, 2, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(/bone 2 "Joint_2" has parent 2/);
+    const r = await source();
+    edit(r, 'SKEL_Fixture', (b, v) => { v.setInt32(find(b, [r.names.indexOf('Root'), 0, -1 >>> 0]) + 8, 1, true); });
+    await expect(meshOf(r, {})).rejects.toThrow(/the root bone "Root" has parent 1, not -1/);
+  });
+});

@@ -14,8 +14,9 @@ import {
 } from '../../texture/read/package-source.js';
 import { memoryPayload } from '../../texture/read/payload.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
-import type { Mesh, MeshLod, MeshMaterial, MeshSocket } from '../types.js';
+import type { Mesh, MeshBone, MeshLod, MeshMaterial, MeshSocket, MeshVirtualBone } from '../types.js';
 import { boundsOf, entriesOf, objectName, prop, str, vec3 } from './properties.js';
+import { findSkeletonNative, readSkeletonAnyRelease } from './skeleton.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
 import { OLDEST_MESH_RELEASE, candidateReleases } from './versions.js';
 
@@ -66,6 +67,7 @@ export function releasesOf(source: PackageSource, exp: SourceExport): number[] {
 export async function meshOf(source: PackageSource, opts: MeshReadOptions): Promise<Mesh> {
   const exp = pickExport(source, opts);
   if (exp.class === 'StaticMesh') return staticMeshOf(source, exp, opts);
+  if (exp.class === 'Skeleton') return skeletonOf(source, exp);
   throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base, `${exp.class} is not read yet`);
 }
 
@@ -161,4 +163,58 @@ async function staticMeshOf(source: PackageSource, exp: SourceExport, opts: Mesh
   return {
     class: exp.class, name: exp.name, ...(bounds ? { bounds } : {}), materials, sockets, notes, lods, bones: [], morphTargets: [],
   };
+}
+
+/**
+ * The sockets a `Sockets` property lists (object paths of socket exports of the package); when
+ * the properties were not read, every socket export of the package.
+ */
+export function socketsOf(source: PackageSource, exp: SourceExport, notes: string[]): MeshSocket[] {
+  const isSocket = (e: SourceExport): boolean => e.class === 'SkeletalMeshSocket' || e.class === 'StaticMeshSocket';
+  if (!propertiesRead(exp)) return source.exports.filter(isSocket).map(socketOf);
+  const list = prop(exp.properties.properties, 'Sockets');
+  if (!Array.isArray(list)) return [];
+  const out: MeshSocket[] = [];
+  for (const path of list) {
+    if (typeof path !== 'string') continue;
+    const e = source.exports.find((x) => isSocket(x) && x.name === objectName(path));
+    if (e) out.push(socketOf(e));
+    else notes.push(`socket ${path} is not in the package (not read)`);
+  }
+  return out;
+}
+
+/** The VirtualBones property: FVirtualBone structs. */
+export function virtualBonesOf(exp: SourceExport): MeshVirtualBone[] {
+  const list = prop(exp.properties.properties, 'VirtualBones');
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((v) => {
+    const e = entriesOf(v as PropertyValue);
+    if (!e) return [];
+    return [{ name: str(prop(e, 'VirtualBoneName')) ?? '', source: str(prop(e, 'SourceBoneName')) ?? '', target: str(prop(e, 'TargetBoneName')) ?? '' }];
+  });
+}
+
+function skeletonOf(source: PackageSource, exp: SourceExport): Mesh {
+  const releases = releasesOf(source, exp);
+  const notes = [...source.warnings];
+  const pNote = propertyNote(exp);
+  let bones: MeshBone[] | undefined;
+  if (pNote === undefined) bones = readSkeletonAnyRelease(exp, source, exp.properties.propertyStart + exp.properties.propertyBytes, releases);
+  else {
+    notes.push(pNote.replace('material slots and sockets are unnamed', 'virtual bones are not known; every socket of the package is listed'));
+    bones = findSkeletonNative(exp, source, releases);
+    if (!bones) throw notFound(exp, 'skeleton');
+  }
+  const virtualBones = virtualBonesOf(exp);
+  return {
+    class: exp.class, name: exp.name, materials: [], sockets: socketsOf(source, exp, notes), notes, lods: [], bones, morphTargets: [],
+    ...(virtualBones.length > 0 ? { virtualBones } : {}),
+  };
+}
+
+function notFound(exp: SourceExport, what: string): FormatError {
+  return new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
+    ? `the property stream does not read, so the ${what} data cannot be found (${exp.properties.error})`
+    : `unversioned properties: the ${what} data was not found without the game's mappings (.usmap); pass them`);
 }

@@ -1,0 +1,52 @@
+// The USkeleton and USkeletalMesh readers on the cue58 IoStore (Zen, UE5.8) fixtures, against the
+// values of issue 22 and CUE4Parse's fixture tests (FixtureAnimationTests.SkeletonPreservesHierarchyAndSocket,
+// FixtureRenderableAssetTests.SkeletalMeshPreservesBonesLodsSkinWeightsAndMorphTarget,
+// FixtureTestUtilities.AssertReferenceSkeleton): tagged, and unversioned with the usmap alike.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMesh } from '../../../src/core/assets/mesh/index.js';
+import type { Mesh } from '../../../src/core/assets/mesh/types.js';
+import { openInstall, type Install } from '../../../src/core/install/install.js';
+import { InstallPackages } from '../../../src/core/package/open-package.js';
+import { parseUsmap } from '../../../src/core/usmap/parse.js';
+import type { Usmap } from '../../../src/core/usmap/types.js';
+import { corpus, loadCorpus } from '../../support/corpus.js';
+
+const VARIANTS: Record<string, { path: string; mappings: boolean }> = {
+  'Tagged Uncompressed': { path: 'cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc', mappings: false },
+  'Tagged Zlib': { path: 'cue58/IoStore/Tagged/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc', mappings: false },
+  'Unversioned Zlib with the usmap': { path: 'cue58/IoStore/Unversioned/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc', mappings: true },
+};
+
+let mappings: Usmap;
+beforeAll(() => {
+  mappings = parseUsmap(loadCorpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), 'cue58.usmap');
+});
+
+for (const [variant, v] of Object.entries(VARIANTS)) {
+  describe(`cue58 IoStore ${variant}`, () => {
+    let install: Install;
+    let packages: InstallPackages;
+    const read = (ref: string): Promise<Mesh> => readMesh({ packages, ref }, undefined, v.mappings ? { mappings } : {});
+    beforeAll(async () => {
+      install = await openInstall([corpus(v.path)]);
+      packages = new InstallPackages(install);
+    });
+    afterAll(async () => {
+      await packages.close();
+      await install.close();
+    });
+
+    it('SKEL_Fixture: bones Root, Joint_1, Joint_2 with parents -1, 0, 1, three bind poses, the socket on Joint_1', async () => {
+      const m = await read('/Game/Fixtures/Animations/SKEL_Fixture');
+      expect(m.class).toBe('Skeleton');
+      expect(m.bones.map((b) => [b.name, b.parent])).toEqual([['Root', -1], ['Joint_1', 0], ['Joint_2', 1]]);
+      for (const b of m.bones) {
+        // Unit rotations, unit scale (the fixture's joints are not scaled).
+        expect(Math.hypot(...b.local.rotation)).toBeCloseTo(1, 6);
+        expect(b.local.scale).toEqual([1, 1, 1]);
+      }
+      expect(m.lods).toEqual([]);
+      expect(m.sockets).toEqual([{ name: 'FixtureSocket', bone: 'Joint_1', location: [2.5, -5, 7.5], rotation: [5, 15, 25], scale: [1, 1.25, 0.75] }]);
+    });
+  });
+}
