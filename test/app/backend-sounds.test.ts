@@ -1,12 +1,13 @@
 // The app's backend and sounds: a sound package lists its SoundWave under the registry's "sound"
 // view, and saveConversion writes it as a WAV (equal to the source art) or as stored.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
 import { corpus } from '../support/corpus.js';
+import { writeSoundPackage } from '../assets/sound/ue12-writer.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const sw = (name: string) => `CUE4ParseFixtures/Content/Fixtures/Audio/${name}.uasset`;
@@ -80,5 +81,18 @@ describe('sounds in the backend', () => {
     const v = await backend.soundInfo({ installId, path: sw('SW_Format_RADAudio') });
     expect([v.format, v.decodable, v.converts, v.wav]).toEqual(['RADA', false, ['rada'], undefined]);
     expect(v.notes.join(' ')).toMatch(/RADA is a format PakScope does not decode/);
+  });
+
+  it('a UE1/2 sound package (.uax) opens on the sound view and gives its WAV', async () => {
+    const folder = join(configDir, 'ut');
+    await mkdir(folder);
+    const source = await readFile(corpus('cue58/SourceAudio/inline.wav'));
+    await writeFile(join(folder, 'Sounds.uax'), writeSoundPackage(source, { version: 69 }));
+    const id = (await backend.openInstall({ path: folder })).id;
+    const view = await backend.openPackage({ installId: id, path: 'Sounds.uax' });
+    expect(view.assets.map((a) => [a.name, a.class, a.kind, a.view])).toEqual([['Hit', 'Sound', 'sound', 'sound']]);
+    const v = await backend.soundInfo({ installId: id, path: 'Sounds.uax' });
+    expect([v.format, v.sampleRate, v.channels, v.converts]).toEqual(['PCM', 22_050, 1, ['wav']]);
+    expect(Buffer.from(v.wav!).equals(source)).toBe(true);
   });
 });

@@ -2,25 +2,38 @@
  * The sound kind in the converter registry: USoundWave, the app's sound view, a 16-bit PCM WAV
  * of the decodable formats and the payload as stored (.wav, .ogg, .opus, .binka, .rada) of all.
  */
+import { readFile } from 'node:fs/promises';
+import { detectClassicPackage } from '../../package-model.js';
+import { isUe12FileName } from '../../package/package-files.js';
 import { registerAssetKind, type AssetKind, type AssetSource, type ConvertedFile, type ConvertOptions } from '../registry.js';
 import { decodeSoundPayload } from './decode.js';
 import { readInstallSound, readSoundFile, SOUND_CLASSES } from './read.js';
 import type { WorkerPool } from '../../workers/pool.js';
 import type { Pcm, Sound } from './types.js';
+import { readUe12Sound, UE12_SOUND_CLASSES } from './ue12.js';
 import { writeWav } from './wav.js';
 import { wemSound } from './wwise/wem.js';
 
 export const SOUND_CONVERSIONS = ['wav', 'ogg', 'opus', 'binka', 'rada', 'wem'] as const;
 
 /** Export `exportIndex` of `source` read as a sound. */
-export function readSound(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Sound> {
+export async function readSound(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Sound> {
   const o = {
     ...(exportIndex !== undefined ? { exportIndex } : {}),
     ...(opts.mappings ? { mappings: opts.mappings } : {}),
     ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
-  return 'file' in source ? readSoundFile(source.file, o) : readInstallSound(source.packages, source.ref, o);
+  if ('file' in source) {
+    if (isUe12FileName(source.file)) {
+      const bytes = new Uint8Array(await readFile(source.file, opts.signal ? { signal: opts.signal } : {}));
+      if (detectClassicPackage(bytes).kind === 'ue12') return readUe12Sound(bytes, source.file, exportIndex);
+    }
+    return readSoundFile(source.file, o);
+  }
+  const loc = source.packages.locate(source.ref);
+  if (loc.kind === 'ue12') return readUe12Sound(await loc.archive.read(loc.ref, opts.signal), loc.path, exportIndex);
+  return readInstallSound(source.packages, source.ref, o);
 }
 
 /** The sound decoded to 16-bit PCM (decodable formats only: Sound.decodable), in `pool`'s workers when given. */
@@ -65,7 +78,7 @@ export function decodeErrorsNote(errors: readonly string[]): string {
 export const soundKind: AssetKind = {
   kind: 'sound',
   view: 'sound',
-  classes: SOUND_CLASSES,
+  classes: [...SOUND_CLASSES, ...UE12_SOUND_CLASSES],
   converts: SOUND_CONVERSIONS,
   async convert(source, exportIndex, extension, opts) {
     return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal, opts.pool)];

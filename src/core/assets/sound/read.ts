@@ -33,6 +33,7 @@ export type SoundReadOptions = PackageReadOptions;
 
 /** Stored payload extension by format name; formats not listed keep their name lowercased. */
 const STORED_EXTENSION: Record<string, string> = { PCM: 'wav', ADPCM: 'wav', OPUS: 'opus', OGG: 'ogg', BINKA: 'binka', RADA: 'rada' };
+export const storedExtensionOf = (format: string): string => STORED_EXTENSION[format] ?? format.toLowerCase().replace(/[^a-z0-9]/g, '');
 /** Formats PakScope decodes to PCM. */
 export const DECODABLE_FORMATS: readonly string[] = ['PCM', 'ADPCM', 'OPUS', 'OGG', 'BINKA'];
 
@@ -221,7 +222,7 @@ export function soundOf(source: PackageSource, opts: SoundReadOptions): Sound {
   const files: BulkFiles = { ...source.files, inline: memoryPayload(exp.file, exp.bytes) };
   const format = native.format;
   const decodable = DECODABLE_FORMATS.includes(format);
-  if (!decodable) notes.push(`${format} is a format PakScope does not decode: it is saved as stored (.${STORED_EXTENSION[format] ?? format.toLowerCase()})`);
+  if (!decodable) notes.push(`${format} is a format PakScope does not decode: it is saved as stored (.${storedExtensionOf(format)})`);
   const chunks = native.chunks;
   return {
     class: exp.class, name: exp.name, format, sampleRate, channels, samples,
@@ -230,7 +231,7 @@ export function soundOf(source: PackageSource, opts: SoundReadOptions): Sound {
     streaming: native.streaming, chunks: chunks.length, cuePoints,
     ...(ref(prop(props, 'SoundClassObject')) ? { soundClass: ref(prop(props, 'SoundClassObject'))! } : {}),
     ...(ref(prop(props, 'AttenuationSettings')) ? { attenuation: ref(prop(props, 'AttenuationSettings'))! } : {}),
-    decodable, storedExtension: STORED_EXTENSION[format] ?? format.toLowerCase().replace(/[^a-z0-9]/g, ''), notes,
+    decodable, storedExtension: storedExtensionOf(format), notes,
     async readPayload(signal) {
       const parts: Uint8Array[] = [];
       for (const [i, c] of chunks.entries()) {
