@@ -15,7 +15,7 @@ import { LooseFolderArchive } from './loose-folder.js';
 import { openContainer } from './open-container.js';
 import { compareByPriority } from './priority.js';
 import { scanInstallPaths } from './scan.js';
-import { VfsTree, type FilePairing } from './vfs-tree.js';
+import { VfsTree, type FilePairing, type TreeArrays } from './vfs-tree.js';
 
 export type { FilePairing } from './vfs-tree.js';
 
@@ -137,6 +137,9 @@ export class Install {
    * string or VfsFile per file. `both` gets a pair, `onlyHere`/`onlyThere` the rest; numbers as
    * fileById takes them (filesById() of each install).
    */
+  /** The tree's typed arrays as they are now (a reload makes new ones), for whole-tree views: see size-map.ts. */
+  treeArrays(): TreeArrays { return this.tree.treeArrays(); }
+
   pairFiles(other: Install, pair: FilePairing): void { this.tree.pairFiles(other.tree, pair); }
 
   /** File `id`'s size and its winning container and ref there, without making its VfsFile. */

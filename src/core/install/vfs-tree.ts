@@ -35,6 +35,32 @@ export interface FilePairing {
   onlyThere(there: number): void;
 }
 
+/**
+ * The merged tree's own arrays, read-only, for views of the whole tree (the size map): folder 0
+ * is the root, NO_NODE (-1) ends a chain; a file's source is an index into `sources`.
+ */
+export interface TreeArrays {
+  readonly folderCount: number;
+  readonly fileCount: number;
+  readonly folderParent: Int32Array;
+  readonly folderFirstFolder: Int32Array;
+  readonly folderNextFolder: Int32Array;
+  readonly folderFirstFile: Int32Array;
+  readonly fileNext: Int32Array;
+  readonly fileFolder: Int32Array;
+  readonly fileSize: Float64Array;
+  readonly fileSource: Int32Array;
+  readonly folderName: readonly string[];
+  /** Per folder: the size and number of the files below it. */
+  readonly folderTotals: Float64Array;
+  readonly folderFileCounts: Int32Array;
+  readonly sources: readonly Archive[];
+  folderPath(folder: number): string;
+  fileName(id: number): string;
+  /** The file's ref in its winning archive. */
+  fileRef(id: number): number;
+}
+
 export class VfsTree {
   private readonly nodes: TreeNodes;
   private readonly sources: TreeSource[];
@@ -134,6 +160,21 @@ export class VfsTree {
   fileById(id: number): VfsFile {
     if (!(id >= 0 && id < this.nodes.fileCount)) throw new RangeError(`file ${id} is not in the tree of ${this.nodes.fileCount}`);
     return this.vfsFile(id);
+  }
+
+  /** See Install.treeArrays. */
+  treeArrays(): TreeArrays {
+    const n = this.nodes;
+    return {
+      folderCount: n.folderCount, fileCount: n.fileCount,
+      folderParent: n.folderParent, folderFirstFolder: n.folderFirstFolder, folderNextFolder: n.folderNextFolder,
+      folderFirstFile: n.folderFirstFile, fileNext: n.fileNext, fileFolder: n.fileFolder, fileSize: n.fileSize,
+      fileSource: n.fileSource, folderName: n.folderName, folderTotals: this.totalSizes, folderFileCounts: this.fileCounts,
+      sources: this.sources.map((s) => s.archive),
+      folderPath: (f) => this.folderPath(f),
+      fileName: (id) => this.fileName(id),
+      fileRef: (id) => this.sources[n.fileSource[id]!]!.ref(n.fileLocal[id]!),
+    };
   }
 
   /** See Install.pairFiles. */
