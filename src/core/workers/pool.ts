@@ -27,6 +27,7 @@ import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packe
 import { TaskBatcher } from './task-batcher.js';
 import { asError } from '../errors.js';
 import type { DecodedImage } from '../assets/texture/types.js';
+import { checkDecodable, sliceBytes } from '../assets/texture/decode/index.js';
 import type { SpanReply, SpanTask } from '../search/extract.js';
 import type { Pcm } from '../assets/sound/types.js';
 import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
@@ -38,9 +39,11 @@ export interface WorkerPool extends BlockDecoder, PlanRunner {
   /** contentDigest (BLAKE3 as hex) in a worker, for telling contents apart; `data` is copied, never detached. */
   digest(data: Uint8Array): Promise<string>;
   /**
-   * decodePixels (assets/texture/decode) in a worker: `data`'s buffer is moved there (detached
-   * here), the pixels move back. Errors come back with their class (FormatError,
-   * UnsupportedPixelFormatError).
+   * decodePixels (assets/texture/decode) on every thread at once, each decoding bands of the
+   * image straight into one shared image (wire.ts ImageTask). `data` is read, never detached
+   * (copied into shared memory first unless it is there already). The image's arrays are on a
+   * SharedArrayBuffer. Errors come back with their class (FormatError, DecodeError,
+   * UnsupportedPixelFormatError); those of the format and size are thrown before any thread starts.
    */
   decodeImage(pixelFormat: string, data: Uint8Array, width: number, height: number, signal?: AbortSignal): Promise<DecodedImage>;
   /**
@@ -88,6 +91,12 @@ const WRITE_COST_BYTES = 32 * 1024;
 const SHARE_FILES = 8;
 /** Hashing less than this inline is cheaper than the trip to a worker. */
 const HASH_INLINE_BELOW = 64 * 1024;
+/**
+ * Pixels of one band of an image the threads claim one after the other (decodeImage): small
+ * enough that a thread the machine keeps waiting leaves the rest to the others, big enough that
+ * claiming costs nothing (a 4096-wide image: 64 rows, 1 MiB of pixels).
+ */
+const BAND_PIXELS = 256 * 1024;
 /**
  * Idle workers stop after this long; the next task starts one again (0.3 s or so with its
  * codecs). Long enough to stay ready while someone looks at an install.
@@ -247,15 +256,49 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       }
     },
 
-    async decodeImage(pixelFormat, data, width, height, signal) {
+    decodeImage(pixelFormat, data, width, height, signal) {
       signal?.throwIfAborted();
-      const task: ImageTask = { pixelFormat, data, width, height };
-      // No signal for piscina: aborting a running task ends its worker, and the other jobs in it.
-      // One image takes a bounded time; a cancelled one is dropped when it comes back.
-      const reply = (await piscina.run(task, { name: 'decodeImage', transferList: [data.buffer as ArrayBuffer] })) as ImageReply;
-      signal?.throwIfAborted();
-      if (!reply.ok) throw reviveError(reply.error);
-      return { width: reply.width, height: reply.height, rgba: reply.rgba, ...(reply.float ? { float: reply.float } : {}) };
+      const info = checkDecodable(pixelFormat, data, width, height);
+      const rowBytes = sliceBytes(pixelFormat, width, info.blockHeight);
+      const blockRows = Math.ceil(height / info.blockHeight);
+      const bandBlockRows = Math.max(1, Math.floor(BAND_PIXELS / (width * info.blockHeight)));
+      const bands = Math.ceil(blockRows / bandBlockRows);
+      const pixels = width * height * 4;
+      const task: ImageTask = {
+        pixelFormat, data: shared(data.subarray(0, blockRows * rowBytes)), width, height,
+        bandRows: bandBlockRows * info.blockHeight, bandBytes: bandBlockRows * rowBytes, bands,
+        next: new Int32Array(new SharedArrayBuffer(4)),
+        rgba: new Uint8Array(new SharedArrayBuffer(pixels)),
+        ...(info.hdr ? { float: new Float32Array(new SharedArrayBuffer(pixels * 4)) } : {}),
+      };
+      const image: DecodedImage = { width, height, rgba: task.rgba, ...(task.float ? { float: task.float } : {}) };
+      return new Promise((resolve, reject) => {
+        let decoded = 0, settled = false;
+        const fail = (e: unknown): void => {
+          if (settled) return;
+          settled = true;
+          // The threads still at it stop after their band.
+          Atomics.store(task.next, 0, bands);
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        };
+        const onAbort = (): void => fail(signal!.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        // No signal for piscina: aborting a running task ends its worker, and the other jobs in it.
+        for (let t = Math.min(threads, bands); t > 0; t--) {
+          (piscina.run(task, { name: 'decodeImage' }) as Promise<ImageReply>).then((reply) => {
+            if (!reply.ok) return fail(reviveError(reply.error));
+            decoded += reply.bands;
+            // Every band is decoded once the replies count them all: a thread that started late
+            // (busy with other work) finds none left and is not waited for.
+            if (decoded === bands && !settled) {
+              settled = true;
+              signal?.removeEventListener('abort', onAbort);
+              resolve(image);
+            }
+          }, (e: unknown) => fail(new Error(`texture decoder worker failed: ${(e as Error).message ?? e}`)));
+        }
+      });
     },
 
     async decodeSound(info, data, signal) {
@@ -315,6 +358,14 @@ function spreadingBalancer(threads: number): LoadBalancer {
     }
     return workers.length < threads ? null : best;
   };
+}
+
+/** `data` itself when it is in shared memory, else a copy there (every thread reads it). */
+function shared(data: Uint8Array): Uint8Array {
+  if (data.buffer instanceof SharedArrayBuffer) return data;
+  const copy = new Uint8Array(new SharedArrayBuffer(data.length));
+  copy.set(data);
+  return copy;
 }
 
 /** A failed file's error as the worker saw it, tagged with its failing block. */

@@ -81,18 +81,28 @@ export interface HashTask {
   stored: Uint8Array;
 }
 
-/** One 2D image to decode (WorkerPool.decodeImage): its stored bytes, moved to the worker. */
+/**
+ * One 2D image decoded by every thread at once (WorkerPool.decodeImage), straight into shared
+ * memory: the image is cut into bands of `bandRows` pixel rows (whole rows of blocks), and each
+ * thread given the task claims the next band (`next[0]`, shared) until none is left, so a thread
+ * the machine keeps waiting takes fewer. Band k's stored bytes start at k x bandBytes of `data`,
+ * its pixels at row k x bandRows of `rgba` (and `float`, for HDR formats).
+ */
 export interface ImageTask {
   pixelFormat: string;
   data: Uint8Array;
   width: number;
   height: number;
+  bandRows: number;
+  bandBytes: number;
+  bands: number;
+  next: Int32Array;
+  rgba: Uint8Array;
+  float?: Float32Array;
 }
 
-/** The decoded image (its buffers moved back), or why it did not decode. */
-export type ImageReply =
-  | { ok: true; width: number; height: number; rgba: Uint8Array; float?: Float32Array }
-  | { ok: false; error: WireError };
+/** How many bands this thread decoded, or why one did not decode (the others then stop claiming). */
+export type ImageReply = { ok: true; bands: number } | { ok: false; error: WireError };
 
 /** A sound's stored payload to decode (WorkerPool.decodeSound): its facts and bytes, moved to the worker. */
 export interface SoundTask {

@@ -79,27 +79,24 @@ export async function searchExtract(task: SpanTask): Promise<SpanReply> {
   }
 }
 
-/** One texture image (WorkerPool.decodeImage): its pixels move back, or the error comes back as a value. */
-export function decodeImage(task: ImageTask): unknown {
-  let reply: ImageReply;
-  const transfer: ArrayBuffer[] = [];
+/** Bands of one texture image (WorkerPool.decodeImage, see ImageTask), decoded into its shared pixels. */
+export function decodeImage(task: ImageTask): ImageReply {
+  const { width, height, bandRows, bandBytes, bands, next, rgba, float } = task;
+  let done = 0;
   try {
-    const image = decodePixels(task.pixelFormat, task.data, task.width, task.height);
-    const rgba = whole(image.rgba);
-    transfer.push(rgba.buffer as ArrayBuffer);
-    let float: Float32Array | undefined;
-    if (image.float) {
-      float = whole(image.float);
-      transfer.push(float.buffer as ArrayBuffer);
+    for (let k = Atomics.add(next, 0, 1); k < bands; k = Atomics.add(next, 0, 1)) {
+      const y0 = k * bandRows, h = Math.min(bandRows, height - y0);
+      const at = y0 * width * 4, end = (y0 + h) * width * 4;
+      decodePixels(task.pixelFormat, task.data.subarray(k * bandBytes), width, h,
+        { rgba: rgba.subarray(at, end), ...(float ? { float: float.subarray(at, end) } : {}) });
+      done++;
     }
-    reply = { ok: true, width: image.width, height: image.height, rgba, ...(float ? { float } : {}) };
+    return { ok: true, bands: done };
   } catch (e) {
-    reply = { ok: false, error: toWireError(e) };
+    // The other threads stop claiming: the image has failed.
+    Atomics.store(next, 0, bands);
+    return { ok: false, error: toWireError(e) };
   }
-  return move({
-    get [transferableSymbol]() { return transfer; },
-    get [valueSymbol]() { return reply; },
-  });
 }
 
 /** One sound's payload (WorkerPool.decodeSound): its PCM moves back, or the error comes back as a value. */
@@ -118,11 +115,6 @@ export async function decodeSound(task: SoundTask): Promise<unknown> {
     get [transferableSymbol]() { return transfer; },
     get [valueSymbol]() { return reply; },
   });
-}
-
-/** The array itself when it spans its buffer (moved as is), else a copy that does. */
-function whole<T extends Uint8Array | Float32Array>(a: T): T {
-  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
 }
 
 function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {

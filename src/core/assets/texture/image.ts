@@ -64,42 +64,12 @@ export async function decodeTextureImage(texture: Texture, opts: DecodeTextureOp
   return decodeMipSlice(texture, mip, read, slice, opts);
 }
 
-/** Images of more pixels than this are decoded in bands, one per thread of the pool at once. */
-const BAND_PIXELS = 1024 * 1024;
-
-/** Decodes slice `slice` of a mip readMipSlices read (several slices of one mip need one read). */
+/** Decodes slice `slice` of a mip readMipSlices read (several slices of one mip need one read); with a pool, on every thread of it at once. */
 export async function decodeMipSlice(texture: TextureInfo, mip: number, read: { data: Uint8Array; sliceSize: number }, slice: number, opts: Pick<DecodeTextureOptions, 'pool' | 'signal'> = {}): Promise<DecodedImage> {
   const { width, height } = texture.mips[mip]!;
   const bytes = read.data.subarray(slice * read.sliceSize, (slice + 1) * read.sliceSize);
   opts.signal?.throwIfAborted();
-  const pool = opts.pool;
-  if (!pool) return decodePixels(texture.pixelFormat, bytes, width, height);
-  const info = pixelFormatInfo(texture.pixelFormat);
-  const blockRows = info ? Math.ceil(height / info.blockHeight) : 1;
-  const bands = info ? Math.min(pool.threads, blockRows, Math.floor((width * height) / BAND_PIXELS)) : 1;
-  if (bands <= 1) {
-    // The pool moves what it is given: only a view spanning its whole buffer, which nobody else
-    // holds (a one-slice mip read for this call), goes as is; anything else is copied first.
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.length === read.data.length;
-    return pool.decodeImage(texture.pixelFormat, own ? bytes : bytes.slice(), width, height, opts.signal);
-  }
-  // Rows of blocks are stored one after the other: each band is a run of them, decoded on its own
-  // thread, and its pixel rows go to their place in the image.
-  const rowBytes = sliceBytes(texture.pixelFormat, width, info!.blockHeight);
-  const perBand = Math.ceil(blockRows / bands);
-  const parts = await Promise.all(Array.from({ length: bands }, (_, b) => {
-    const first = b * perBand, rows = Math.min(perBand, blockRows - first);
-    const y0 = first * info!.blockHeight;
-    const h = Math.min(rows * info!.blockHeight, height - y0);
-    return pool.decodeImage(texture.pixelFormat, bytes.slice(first * rowBytes, (first + rows) * rowBytes), width, h, opts.signal).then((image) => ({ y0, image }));
-  }));
-  const rgba = new Uint8Array(width * height * 4);
-  const float = parts[0]!.image.float ? new Float32Array(width * height * 4) : undefined;
-  for (const { y0, image } of parts) {
-    rgba.set(image.rgba.subarray(0, width * image.height * 4), y0 * width * 4);
-    if (float && image.float) float.set(image.float.subarray(0, width * image.height * 4), y0 * width * 4);
-  }
-  return { width, height, rgba, ...(float ? { float } : {}) };
+  return opts.pool ? opts.pool.decodeImage(texture.pixelFormat, bytes, width, height, opts.signal) : decodePixels(texture.pixelFormat, bytes, width, height);
 }
 
 /**
@@ -128,12 +98,18 @@ export function isAstcNormalMap(pixelFormat: string, info?: Pick<TextureInfo, 'c
  * single-channel formats as grayscale; two-channel normal maps (BC5, EAC RG11, ASTC normal maps
  * with X in RGB and Y in alpha) as red X, green Y and blue Z = sqrt(max(0, 1 - X² - Y²)) with
  * X, Y = 2v/255 - 1, blue = 255(Z + 1)/2; HDR values clamped to [0, 1], times 255, truncated.
- * `info` tells an ASTC normal map (its compression settings). Returns a new image, RGBA.
+ * `info` tells an ASTC normal map (its compression settings). Returns the image, RGBA: new
+ * bytes where a rule changed them, else the decoded bytes themselves (a view, not a copy).
  */
 export function pngPixels(pixelFormat: string, image: DecodedImage, info?: Pick<TextureInfo, 'compressionSettings'>): DecodedImage {
   const { width, height } = image;
   const n = width * height;
   const src = image.rgba;
+  const astcNormal = isAstcNormalMap(pixelFormat, info);
+  if (!image.float && !isGray(pixelFormat) && !astcNormal && !NORMAL_XY_FORMATS.has(pixelFormat)) {
+    // Nothing to change (a 4096x4096 copy costs a preview 20 ms): callers only read the bytes.
+    return { width, height, rgba: src.subarray(0, n * 4) };
+  }
   const out = new Uint8Array(n * 4);
   if (image.float) {
     const f = image.float;
@@ -149,8 +125,8 @@ export function pngPixels(pixelFormat: string, image: DecodedImage, info?: Pick<
     toGray(src, out, n);
     return { width, height, rgba: out };
   }
-  const astcNormal = isAstcNormalMap(pixelFormat, info);
-  if (astcNormal || NORMAL_XY_FORMATS.has(pixelFormat)) {
+  // Two-channel normal maps.
+  {
     const yAt = astcNormal ? 3 : 1;
     for (let i = 0; i < n; i++) {
       const p = i * 4;
@@ -164,8 +140,6 @@ export function pngPixels(pixelFormat: string, image: DecodedImage, info?: Pick<
     }
     return { width, height, rgba: out };
   }
-  out.set(src.subarray(0, n * 4));
-  return { width, height, rgba: out };
 }
 
 /** Red into R, G and B, alpha opaque. */

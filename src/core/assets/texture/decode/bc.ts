@@ -7,7 +7,7 @@
  * R, BC5 its two in R and G; the channels a format lacks are 0 (blue) and 255 (alpha).
  */
 
-import { decodeBlockImage } from './block-image.js';
+import { decodeBlockImage, wordsOf } from './block-image.js';
 
 const palette = new Int32Array(4);
 const ramp = new Uint32Array(8);
@@ -129,10 +129,10 @@ export function decodeBC5Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
 }
 
 /** A whole BC1 image, with a loop of its own for whole-block sizes (see decodeBC7Image). */
-export function decodeBC1Image(data: Uint8Array, width: number, height: number): Uint8Array {
-  if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 8, decodeBC1Block);
-  const rgba = new Uint8Array(width * height * 4);
-  const out = new Uint32Array(rgba.buffer);
+export function decodeBC1Image(data: Uint8Array, width: number, height: number, into?: Uint8Array): Uint8Array {
+  if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 8, decodeBC1Block, into);
+  const rgba = into ?? new Uint8Array(width * height * 4);
+  const out = wordsOf(rgba, width * height);
   let o = 0;
   for (let y = 0; y < height; y += 4) {
     for (let x = 0; x < width; x += 4) { decodeBC1Block(data, o, out, y * width + x, width); o += 8; }

@@ -8,7 +8,7 @@
  * encoders emit) read their fields at fixed places. Nothing is allocated per block.
  */
 import { ANCHOR_MASKS, SUBSETS, WEIGHTS } from './bptc-tables.js';
-import { decodeBlockImage } from './block-image.js';
+import { decodeBlockImage, wordsOf } from './block-image.js';
 
 // Per mode (the generic path: modes 0-3 and 7; modes 4, 5 and 6 have functions of their own):
 // subsets, partition bits, colour bits, alpha bits, per-endpoint p-bit, per-subset p-bit, index bits.
@@ -206,10 +206,10 @@ function decodeMode6(dst: Uint32Array, d: number, pitch: number): void {
  * called from one call site only (V8 inlines it there; decodeBlockImage's call site serves every
  * format); other sizes go through decodeBlockImage.
  */
-export function decodeBC7Image(data: Uint8Array, width: number, height: number): Uint8Array {
-  if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 16, decodeBC7Block);
-  const rgba = new Uint8Array(width * height * 4);
-  const out = new Uint32Array(rgba.buffer);
+export function decodeBC7Image(data: Uint8Array, width: number, height: number, into?: Uint8Array): Uint8Array {
+  if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 16, decodeBC7Block, into);
+  const rgba = into ?? new Uint8Array(width * height * 4);
+  const out = wordsOf(rgba, width * height);
   let o = 0;
   for (let y = 0; y < height; y += 4) {
     for (let x = 0; x < width; x += 4) { decodeBC7Block(data, o, out, y * width + x, width); o += 16; }

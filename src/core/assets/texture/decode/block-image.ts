@@ -20,13 +20,16 @@ if (new Uint8Array(new Uint32Array([0x01020304]).buffer)[0] !== 4) {
   throw new Error('PakScope texture decoders need a little-endian machine');
 }
 
-/** Decodes every block of a width x height image into new RGBA bytes. The caller has checked the data's size. */
+/**
+ * Decodes every block of a width x height image into RGBA bytes: `into` (at least width x height
+ * x 4 bytes, at a 4-byte aligned offset) or new ones. The caller has checked the data's size.
+ */
 export function decodeBlockImage(
   data: Uint8Array, width: number, height: number,
-  blockWidth: number, blockHeight: number, blockBytes: number, decodeBlock: BlockDecoder,
+  blockWidth: number, blockHeight: number, blockBytes: number, decodeBlock: BlockDecoder, into?: Uint8Array,
 ): Uint8Array {
-  const rgba = new Uint8Array(width * height * 4);
-  const out = new Uint32Array(rgba.buffer);
+  const rgba = into ?? new Uint8Array(width * height * 4);
+  const out = wordsOf(rgba, width * height);
   const blocksX = Math.ceil(width / blockWidth);
   const blocksY = Math.ceil(height / blockHeight);
   const fullX = Math.floor(width / blockWidth);
@@ -57,18 +60,23 @@ export function decodeBlockImage(
   return rgba;
 }
 
+/** The first `pixels` packed RGBA words of `rgba` (whose byte offset is a multiple of 4). */
+export function wordsOf(rgba: Uint8Array, pixels: number): Uint32Array {
+  return new Uint32Array(rgba.buffer, rgba.byteOffset, pixels);
+}
+
 function copyPart(from: Uint32Array, fromPitch: number, to: Uint32Array, at: number, pitch: number, cols: number, rows: number): void {
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < cols; x++) to[at + y * pitch + x] = from[y * fromPitch + x]!;
   }
 }
 
-/** decodeBlockImage for HDR formats: RGBA floats (4 per pixel). */
+/** decodeBlockImage for HDR formats: RGBA floats (4 per pixel), into `into` or new ones. */
 export function decodeFloatBlockImage(
   data: Uint8Array, width: number, height: number,
-  blockWidth: number, blockHeight: number, blockBytes: number, decodeBlock: FloatBlockDecoder,
+  blockWidth: number, blockHeight: number, blockBytes: number, decodeBlock: FloatBlockDecoder, into?: Float32Array,
 ): Float32Array {
-  const out = new Float32Array(width * height * 4);
+  const out = into ?? new Float32Array(width * height * 4);
   const blocksX = Math.ceil(width / blockWidth);
   const blocksY = Math.ceil(height / blockHeight);
   const scratch = new Float32Array(blockWidth * blockHeight * 4);
@@ -95,9 +103,9 @@ export function decodeFloatBlockImage(
   return out;
 }
 
-/** The 8-bit image of float RGBA: each channel clamped to [0, 1], times 255, truncated (the issue's HDR rule). */
-export function floatToRgba8(float: Float32Array): Uint8Array {
-  const rgba = new Uint8Array(float.length);
+/** The 8-bit image of float RGBA (into `into` or new bytes): each channel clamped to [0, 1], times 255, truncated (the issue's HDR rule). */
+export function floatToRgba8(float: Float32Array, into?: Uint8Array): Uint8Array {
+  const rgba = into ?? new Uint8Array(float.length);
   for (let i = 0; i < float.length; i++) {
     const v = float[i]!;
     // Math.fround: the product rounded to single precision first, as a float32 decoder computes it.

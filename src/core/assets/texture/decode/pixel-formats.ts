@@ -22,7 +22,7 @@ import { decodeEACR11Block, decodeEACRG11Block, decodeETC1Block, decodeETC2RGBAB
 import * as raw from './uncompressed.js';
 import type { ImageDecoder } from './uncompressed.js';
 
-export type { ImageDecoder } from './uncompressed.js';
+export type { ImageDecoder, ImageTarget } from './uncompressed.js';
 export type Channels = 'r' | 'rg' | 'rgb' | 'rgba';
 
 export interface PixelFormatInfo {
@@ -48,13 +48,13 @@ export interface PixelFormatInfo {
 }
 
 function blocks(width: number, height: number, bytes: number, block: BlockDecoder): ImageDecoder {
-  return (data, w, h) => ({ width: w, height: h, rgba: decodeBlockImage(data, w, h, width, height, bytes, block) });
+  return (data, w, h, into) => ({ width: w, height: h, rgba: decodeBlockImage(data, w, h, width, height, bytes, block, into?.rgba) });
 }
 
 function floatBlocks(width: number, height: number, bytes: number, block: FloatBlockDecoder): ImageDecoder {
-  return (data, w, h) => {
-    const float = decodeFloatBlockImage(data, w, h, width, height, bytes, block);
-    return { width: w, height: h, rgba: floatToRgba8(float), float };
+  return (data, w, h, into) => {
+    const float = decodeFloatBlockImage(data, w, h, width, height, bytes, block, into?.float);
+    return { width: w, height: h, rgba: floatToRgba8(float, into?.rgba), float };
   };
 }
 
@@ -73,13 +73,13 @@ const bc = (bytes: number, channels: Channels, dxgiFormat: number, fourCC: strin
 const ASTC_SIZES = ['4x4', '5x4', '5x5', '6x5', '6x6', '8x5', '8x6', '8x8', '10x5', '10x6', '10x8', '10x10', '12x10', '12x12'];
 
 const ENTRIES: Record<string, Entry> = {
-  PF_DXT1: { ...bc(8, 'rgb', 71, 'DXT1', decodeBC1Block), decode: (data, w, h) => ({ width: w, height: h, rgba: decodeBC1Image(data, w, h) }) },
+  PF_DXT1: { ...bc(8, 'rgb', 71, 'DXT1', decodeBC1Block), decode: (data, w, h, into) => ({ width: w, height: h, rgba: decodeBC1Image(data, w, h, into?.rgba) }) },
   PF_DXT3: bc(16, 'rgba', 74, 'DXT3', decodeBC2Block),
   PF_DXT5: bc(16, 'rgba', 77, 'DXT5', decodeBC3Block),
   PF_BC4: bc(8, 'r', 80, 'ATI1', decodeBC4Block, false),
   PF_BC5: bc(16, 'rg', 83, 'ATI2', decodeBC5Block, false),
   PF_BC6H: { blockWidth: 4, blockHeight: 4, blockBytes: 16, channels: 'rgb', hdr: true, srgbCapable: false, dds: { dxgiFormat: 95 }, decode: floatBlocks(4, 4, 16, decodeBC6HBlock) },
-  PF_BC7: { ...bc(16, 'rgba', 98, undefined, decodeBC7Block), decode: (data, w, h) => ({ width: w, height: h, rgba: decodeBC7Image(data, w, h) }) },
+  PF_BC7: { ...bc(16, 'rgba', 98, undefined, decodeBC7Block), decode: (data, w, h, into) => ({ width: w, height: h, rgba: decodeBC7Image(data, w, h, into?.rgba) }) },
 
   PF_B8G8R8A8: px(4, 'rgba', 87, raw.decodeB8G8R8A8, { srgbCapable: true }),
   PF_A8R8G8B8: px(4, 'rgba', 87, raw.decodeB8G8R8A8, { srgbCapable: true }),

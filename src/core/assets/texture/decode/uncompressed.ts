@@ -10,7 +10,14 @@ import type { DecodedImage } from '../types.js';
 import { floatToRgba8 } from './block-image.js';
 import { HALF_TO_FLOAT, smallFloat } from './half.js';
 
-export type ImageDecoder = (data: Uint8Array, width: number, height: number) => DecodedImage;
+/** Where a decoder may write its image: `rgba` (width x height x 4 bytes, 4-byte aligned) and, for HDR formats, `float`. */
+export interface ImageTarget { rgba: Uint8Array; float?: Float32Array }
+
+/**
+ * Decodes one width x height image; with `into`, a decoder that can writes straight into its
+ * arrays (the block formats do; decodePixels copies the others' output there).
+ */
+export type ImageDecoder = (data: Uint8Array, width: number, height: number, into?: ImageTarget) => DecodedImage;
 
 function image(width: number, height: number): { rgba: Uint8Array; out: Uint32Array } {
   const rgba = new Uint8Array(width * height * 4);
