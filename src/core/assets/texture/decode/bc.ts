@@ -128,11 +128,53 @@ export function decodeBC5Block(src: Uint8Array, o: number, dst: Uint32Array, d: 
   }
 }
 
+/**
+ * One BC1 block given as its two little-endian words: the endpoints (c0 in the low half) and the
+ * 2-bit indices, pixel 0 lowest.
+ */
+function decodeBC1Words(c: number, idx: number, dst: Uint32Array, d: number, pitch: number): void {
+  const c0 = c & 0xffff, c1 = c >>> 16;
+  let r0 = (c0 >> 8) & 0xf8; r0 |= r0 >> 5;
+  let g0 = (c0 >> 3) & 0xfc; g0 |= g0 >> 6;
+  let b0 = (c0 << 3) & 0xf8; b0 |= b0 >> 5;
+  let r1 = (c1 >> 8) & 0xf8; r1 |= r1 >> 5;
+  let g1 = (c1 >> 3) & 0xfc; g1 |= g1 >> 6;
+  let b1 = (c1 << 3) & 0xf8; b1 |= b1 >> 5;
+  palette[0] = r0 | (g0 << 8) | (b0 << 16) | 0xff000000;
+  palette[1] = r1 | (g1 << 8) | (b1 << 16) | 0xff000000;
+  if (c0 > c1) {
+    palette[2] = (((2 * r0 + r1) * 43691) >>> 17) | ((((2 * g0 + g1) * 43691) >>> 17) << 8) |
+      ((((2 * b0 + b1) * 43691) >>> 17) << 16) | 0xff000000;
+    palette[3] = (((r0 + 2 * r1) * 43691) >>> 17) | ((((g0 + 2 * g1) * 43691) >>> 17) << 8) |
+      ((((b0 + 2 * b1) * 43691) >>> 17) << 16) | 0xff000000;
+  } else {
+    palette[2] = ((r0 + r1) >> 1) | (((g0 + g1) >> 1) << 8) | (((b0 + b1) >> 1) << 16) | 0xff000000;
+    palette[3] = 0;
+  }
+  for (let y = 0; y < 4; y++) {
+    dst[d] = palette[idx & 3]!;
+    dst[d + 1] = palette[(idx >>> 2) & 3]!;
+    dst[d + 2] = palette[(idx >>> 4) & 3]!;
+    dst[d + 3] = palette[(idx >>> 6) & 3]!;
+    idx >>>= 8;
+    d += pitch;
+  }
+}
+
 /** A whole BC1 image, with a loop of its own for whole-block sizes (see decodeBC7Image). */
 export function decodeBC1Image(data: Uint8Array, width: number, height: number, into?: Uint8Array): Uint8Array {
   if (width % 4 || height % 4) return decodeBlockImage(data, width, height, 4, 4, 8, decodeBC1Block, into);
   const rgba = into ?? new Uint8Array(width * height * 4);
   const out = wordsOf(rgba, width * height);
+  if (data.byteOffset % 4 === 0) {
+    // The blocks' two words read whole (little-endian, block-image.ts).
+    const src = new Int32Array(data.buffer, data.byteOffset, (width * height) >> 3);
+    let o = 0;
+    for (let y = 0; y < height; y += 4) {
+      for (let x = 0; x < width; x += 4) { decodeBC1Words(src[o]!, src[o + 1]!, out, y * width + x, width); o += 2; }
+    }
+    return rgba;
+  }
   let o = 0;
   for (let y = 0; y < height; y += 4) {
     for (let x = 0; x < width; x += 4) { decodeBC1Block(data, o, out, y * width + x, width); o += 8; }
