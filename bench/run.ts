@@ -178,10 +178,14 @@ async function measureTexturePreview(_m: InstallManifest, details: Record<string
   if (!existsSync(fixtures)) return [targetResult('texture_preview_ms', null, `the cue58 fixtures (${fixtures}) are not there: the BC7 blocks come from T_BC7`)];
   const t = await runProbe<TexturePreviewResult>('texture-preview', { workerFile: WORKER_FILE, fixtures, reps: quick ? 3 : 7 }, { onProgress: probeLog });
   details['texturePreview'] = t;
+  const spread = `${Math.min(...t.runsMs).toFixed(0)} to ${Math.max(...t.runsMs).toFixed(0)} ms`;
+  const known = (v: (number | null)[]): number[] => v.filter((x): x is number => x !== null);
+  const cpu = `CPU per preview ${median(t.cpuMs).toFixed(0)} ms (main thread ${median(known(t.mainCpuMs)).toFixed(0)} ms, the rest the workers)` +
+    (known(t.waitMs).length ? `, its threads waiting for a core ${median(known(t.waitMs)).toFixed(0)} ms (the machine's load)` : '');
   return [targetResult('texture_preview_ms', t.medianMs,
-    `median of ${t.runsMs.length} (${t.runsMs.map((v) => v.toFixed(0)).join(', ')} ms) on ${t.threads} threads: reading the 16 MiB mip from the .ubulk ` +
-    `${t.readMs.toFixed(0)} ms, the rest decoding in bands; the same mip on one thread takes ${t.oneThreadMs.toFixed(0)} ms, so on this machine ` +
-    `the decoder's speed bounds it (the app shows the smallest mips first, in a few ms); the package header's parse is package_view_ms`)];
+    `backend decodeForView, median of ${t.runsMs.length} (${spread}) on ${t.threads} threads: reading the 16 MiB mip from the .ubulk ` +
+    `${t.readMs.toFixed(0)} ms, then the threads decoding bands into one shared image; ${cpu}; the same mip on one thread takes ` +
+    `${t.oneThreadMs.toFixed(0)} ms; the package header's parse is package_view_ms`)];
 }
 
 async function measureScrollTarget(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {

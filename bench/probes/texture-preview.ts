@@ -1,17 +1,22 @@
 /**
  * Probe: texture_preview_ms. A 4096x4096 BC7 texture with all 13 mips in a .ubulk (written here,
  * its blocks tiled from the cue58 T_BC7 fixture's, so they are real encoder output), then, as
- * the app does for a preview: the mip's bytes read from the .ubulk by the cooked texture
- * reader's payload path (readBulkPayload over the file), cut to its slice and decoded in the
- * worker pool (decodeTextureImage: bands of block rows on every thread). Timed from the request
- * to the decoded pixels, the pool warm (the app's is). Not timed: parsing the package header
- * (package_view_ms measures that part of the app's path), which is no part of the pixels' cost.
+ * the app does for a preview: the backend's decodeForView (what TextureService caches and pages
+ * out): the mip's bytes read from the .ubulk by the cooked texture reader's payload path
+ * (readBulkPayload over the file), cut to its slice, decoded in the worker pool (every thread
+ * claiming bands of block rows, into one shared image) and put through the PNG rules. Timed from
+ * the request to the decoded pixels, the pool warm (the app's is). Not timed: parsing the package
+ * header (package_view_ms measures that part of the app's path), which is no part of the pixels'
+ * cost. Each run also reports the CPU time it cost (this thread's and the whole process's) and
+ * how long its threads waited for a core, from /proc (schedstat), so a reader can tell the code's
+ * cost from the shared machine's load.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePixels, sliceBytes } from '../../src/core/assets/texture/decode/index.js';
-import { decodeTextureImage } from '../../src/core/assets/texture/image.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { decodeForView } from '../../src/backend/texture-core.js';
 import { BulkDataFlags, readBulkPayload, type BulkDataRef, type BulkFiles } from '../../src/core/assets/texture/read/bulk-data.js';
 import { readInstallTexture } from '../../src/core/assets/texture/read/index.js';
 import { diskPayload, memoryPayload } from '../../src/core/assets/texture/read/payload.js';
@@ -31,11 +36,33 @@ export interface TexturePreviewResult {
   readMs: number;
   /** The same mip decoded on one thread, no pool (median of 2, ms). */
   oneThreadMs: number;
+  /** Per run: CPU time of the whole process (every thread) and of this (main) thread, and the time its threads waited for a core (ms; null without /proc). */
+  cpuMs: number[];
+  mainCpuMs: (number | null)[];
+  waitMs: (number | null)[];
   threads: number;
   ubulkBytes: number;
 }
 
 const SIZE = 4096;
+
+/**
+ * This process's threads from /proc/self/task/<tid>/schedstat (ns on a core, ns waiting in the
+ * run queue): this thread's CPU time and every thread's waiting, summed. Undefined without /proc.
+ */
+function threadTimes(): { main: number; wait: number } | undefined {
+  try {
+    let main = 0, wait = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      const [run, queued] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      if (Number(tid) === process.pid) main = run!;
+      wait += queued!;
+    }
+    return { main, wait };
+  } catch {
+    return undefined;
+  }
+}
 const FORMAT = 'PF_BC7';
 
 const args = probeArgs<TexturePreviewArgs>();
@@ -85,7 +112,7 @@ try {
 
   await pool.warm();
   // Once untimed: the decoder's code warmed up in every worker, as after the app's first texture.
-  const check = await decodeTextureImage(texture, { pool });
+  const check = await decodeForView(texture, { pool, mip: 0, slice: 0 });
   const expected = decodePixels(FORMAT, blocks, 64, 64);
   for (const [x, y] of [[0, 0], [63, 63], [4095, 4095], [1000, 3001]] as const) {
     // The blocks were laid in storage order: block column c of any row is the fixture's block c mod 256.
@@ -95,12 +122,17 @@ try {
     if (check.rgba.subarray(a, a + 4).join() !== expected.rgba.subarray(b, b + 4).join()) throw new Error(`pixel ${x},${y} decoded wrong`);
   }
   readTimes.length = 0;
-  const runsMs: number[] = [];
+  const runsMs: number[] = [], cpuMs: number[] = [], mainCpuMs: (number | null)[] = [], waitMs: (number | null)[] = [];
   for (let i = 0; i < args.reps; i++) {
+    const before = threadTimes(), cpu = process.cpuUsage();
     const t0 = performance.now();
-    await decodeTextureImage(texture, { pool, mip: 0 });
+    await decodeForView(texture, { pool, mip: 0, slice: 0 });
     runsMs.push(performance.now() - t0);
-    progress(`texture preview ${i + 1}: ${runsMs[i]!.toFixed(0)} ms`);
+    const c = process.cpuUsage(cpu), after = threadTimes();
+    cpuMs.push((c.user + c.system) / 1000);
+    mainCpuMs.push(before && after ? (after.main - before.main) / 1e6 : null);
+    waitMs.push(before && after ? (after.wait - before.wait) / 1e6 : null);
+    progress(`texture preview ${i + 1}: ${runsMs[i]!.toFixed(0)} ms, CPU ${cpuMs[i]!.toFixed(0)} ms (main thread ${mainCpuMs[i]?.toFixed(0)}), waiting for a core ${waitMs[i]?.toFixed(0)} ms`);
   }
   const single: number[] = [];
   const mip0 = parts[0]!;
@@ -111,6 +143,7 @@ try {
   }
   const result: TexturePreviewResult = {
     medianMs: median(runsMs), runsMs, readMs: median(readTimes), oneThreadMs: median(single), threads: pool.threads, ubulkBytes: offset,
+    cpuMs, mainCpuMs, waitMs,
   };
   emitResult(result);
 } finally {
