@@ -25,6 +25,7 @@ import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
 import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js';
 import { wemSound } from '../core/assets/sound/wwise/wem.js';
 import { assetKindOfFile } from '../core/assets/index.js';
+import type { LocalizationView, RegistryView } from '../shared/data-api.js';
 import type { Sound } from '../core/assets/sound/types.js';
 import { soundView } from './sounds.js';
 import type {
@@ -36,6 +37,7 @@ import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
 import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
 import { readAssetTable } from './asset-table.js';
+import { readLocalization, readRegistryView } from './game-data.js';
 import { readAssetText } from './asset-text.js';
 import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
 import { checkOpenable, PathGrants } from './path-grants.js';
@@ -431,6 +433,15 @@ export class Backend implements PakScopeApi {
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     return readAssetTable(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
+  }
+
+  async localization(req: { installId: string; path: string }): Promise<LocalizationView> {
+    return readLocalization(await this.install(req.installId), req.path === '' ? '' : normalizeFile(req.path));
+  }
+
+  async assetRegistry(req: { installId: string; path: string }): Promise<RegistryView> {
+    const install = await this.install(req.installId);
+    return readRegistryView(install, this.packages.packagesOf(req.installId, install), normalizeFile(req.path));
   }
 
   async assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail> {

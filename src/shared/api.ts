@@ -9,6 +9,7 @@ import type {
   AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
+import type { LocalizationView, RegistryView } from './data-api.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from './package-api.js';
@@ -17,6 +18,7 @@ export type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck };
 export type { ExportProgress };
 export type * from './package-api.js';
 export type * from './asset-api.js';
+export type * from './data-api.js';
 export { MAX_PIXEL_READ, MAX_SOUND_WAV } from './asset-api.js';
 
 export interface AppInfo {
@@ -79,8 +81,9 @@ export interface FileDetails {
   /** Opens in the text view (ini, json, txt, csv, xml, uproject, uplugin, ...). */
   isText: boolean;
   /**
-   * A plain file (no package) the converter registry reads by its extension: the preview it
-   * gets ("sound" for a .wem), which the page shows beside Text/Hex through the asset APIs.
+   * A plain file (no package) the converter registry reads by its name: the preview it gets
+   * ("sound" for a .wem, "localization" for a .locres, "registry" for an AssetRegistry.bin),
+   * which the page shows beside Text/Hex through the asset and data APIs.
    */
   view?: string;
 }
@@ -174,6 +177,13 @@ export interface PakScopeApi {
   assetText(req: AssetRequest): Promise<AssetText>;
   /** A data table, string table, curve table or curve as rows and columns (the table view). */
   assetTable(req: AssetRequest): Promise<AssetTable>;
+  /**
+   * Every culture of the localization target `path` (a .locres or .locmeta) belongs to, side by
+   * side by namespace and key; "" gathers every .locres of the install.
+   */
+  localization(req: { installId: string; path: string }): Promise<LocalizationView>;
+  /** An AssetRegistry.bin's assets with class and tags, each linked to its package where the install holds it. */
+  assetRegistry(req: { installId: string; path: string }): Promise<RegistryView>;
   /** A package's first texture, small (its smallest mip of 64 px or more, downscaled): a gallery cell. */
   assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
   /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
@@ -352,6 +362,8 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetTable: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
+  localization: { installId: 'string', path: 'string' },
+  assetRegistry: { installId: 'string', path: 'string' },
   pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'] },
   saveConversion: {
     ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],

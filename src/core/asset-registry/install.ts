@@ -13,9 +13,12 @@ export interface RegistryFile {
   error?: string;
 }
 
-/** Whether a path names an asset registry (AssetRegistry.bin, also DevelopmentAssetRegistry.bin). */
+/** The names of asset registry files, lowercase: the cooked one and the editor's development one. */
+export const ASSET_REGISTRY_FILE_NAMES: readonly string[] = ['assetregistry.bin', 'developmentassetregistry.bin'];
+
+/** Whether a path names an asset registry. */
 export function isAssetRegistryPath(path: string): boolean {
-  return /(^|[/\\])(development)?assetregistry\.bin$/i.test(path);
+  return ASSET_REGISTRY_FILE_NAMES.includes(path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase());
 }
 
 export async function readInstallRegistries(install: Install, signal?: AbortSignal): Promise<RegistryFile[]> {

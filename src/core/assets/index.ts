@@ -7,6 +7,8 @@ import './script/kind.js';
 import './table/kind.js';
 import './sound/kind.js';
 import './mesh/kind.js';
+import './locres/kind.js';
+import '../asset-registry/kind.js';
 
 export { assetKindOf, assetKindOfFile, assetKinds, registerAssetKind } from './registry.js';
 export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions, PlainFile } from './registry.js';

@@ -77,7 +77,9 @@ export interface AssetKind {
   convert?(source: AssetSource, exportIndex: number, extension: string | undefined, opts: ConvertOptions): Promise<ConvertedFile[]>;
   /** Plain files (not packages) this kind reads, by extension without the dot, lowercase ("wem"). */
   fileExtensions?: readonly string[];
-  /** Makes files of a plain file of one of `fileExtensions`, as `convert` does of an export. */
+  /** Plain files this kind reads by their whole name, lowercase ("assetregistry.bin"): for names whose extension says nothing. */
+  fileNames?: readonly string[];
+  /** Makes files of a plain file of one of `fileExtensions` or `fileNames`, as `convert` does of an export. */
   convertFile?(file: PlainFile, extension: string | undefined, opts: ConvertOptions): Promise<ConvertedFile[]>;
 }
 
@@ -87,6 +89,7 @@ const byClass = new Map<string, AssetKind>();
 const byClassHash = new Map<string, AssetKind>();
 
 const byExtension = new Map<string, AssetKind>();
+const byFileName = new Map<string, AssetKind>();
 
 /** Adds a kind; a class or file extension already claimed by another kind is a programming error. */
 export function registerAssetKind(kind: AssetKind): void {
@@ -98,8 +101,13 @@ export function registerAssetKind(kind: AssetKind): void {
     const other = byExtension.get(e);
     if (other && other !== kind) throw new Error(`.${e} files are claimed by both ${other.kind} and ${kind.kind}`);
   }
+  for (const n of kind.fileNames ?? []) {
+    const other = byFileName.get(n);
+    if (other && other !== kind) throw new Error(`${n} is claimed by both ${other.kind} and ${kind.kind}`);
+  }
   kinds.push(kind);
   for (const e of kind.fileExtensions ?? []) byExtension.set(e, kind);
+  for (const n of kind.fileNames ?? []) byFileName.set(n, kind);
   for (const c of kind.classes) {
     byClass.set(c, kind);
     byClassHash.set(scriptImportIndex(`/Script/Engine.${c}`), kind);
@@ -118,11 +126,13 @@ export function assetKindOf(className: string): AssetKind | undefined {
   return hash ? byClassHash.get(hash) : undefined;
 }
 
-/** The kind that reads plain files named like `path` (by its extension), if any. */
+/** The kind that reads plain files named like `path` (by its whole name, else its extension), if any. */
 export function assetKindOfFile(path: string): AssetKind | undefined {
-  const name = path.slice(path.lastIndexOf('/') + 1);
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const byName = byFileName.get(name);
+  if (byName) return byName;
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? byExtension.get(name.slice(dot + 1).toLowerCase()) : undefined;
+  return dot > 0 ? byExtension.get(name.slice(dot + 1)) : undefined;
 }
 
 /** Every registered kind, in registration order. */

@@ -15,21 +15,30 @@ export interface LocresFile {
 
 export type CultureTexts = Record<string, Record<string, Record<string, string>>>;
 
+/** The .locres paths of `install`, sorted; with `folder`, only those below it. */
+export function locresPaths(install: Install, folder?: string): string[] {
+  const prefix = folder ? `${folder.replace(/\/+$/, '').toLowerCase()}/` : '';
+  return [...install.files()].map((f) => f.path).filter((p) => p.toLowerCase().endsWith('.locres') && p.toLowerCase().startsWith(prefix)).sort();
+}
+
+/** One .locres of `install`, read, or with the reason it does not read. */
+export async function readLocresFile(install: Install, path: string, signal?: AbortSignal): Promise<LocresFile> {
+  const p = install.file(path)!.providers[0]!;
+  const culture = cultureOf(path);
+  try {
+    return { path, culture, locres: parseLocres(await p.archive.read(p.file.ref, signal), path) };
+  } catch (e) {
+    if (!(e instanceof Error) || e.name === 'AbortError') throw e;
+    return { path, culture, error: e.message };
+  }
+}
+
 /** The .locres files of `install` (only `culture`'s when given), each read or with its error. */
 export async function readInstallLocres(install: Install, culture?: string, signal?: AbortSignal): Promise<LocresFile[]> {
   const out: LocresFile[] = [];
-  const paths = [...install.files()].filter((f) => f.path.toLowerCase().endsWith('.locres')).map((f) => f.path).sort();
-  for (const path of paths) {
-    const c = cultureOf(path);
-    if (culture !== undefined && c.toLowerCase() !== culture.toLowerCase()) continue;
-    const f = install.file(path)!;
-    const p = f.providers[0]!;
-    try {
-      out.push({ path, culture: c, locres: parseLocres(await p.archive.read(p.file.ref, signal), path) });
-    } catch (e) {
-      if (!(e instanceof Error) || e.name === 'AbortError') throw e;
-      out.push({ path, culture: c, error: e.message });
-    }
+  for (const path of locresPaths(install)) {
+    if (culture !== undefined && cultureOf(path).toLowerCase() !== culture.toLowerCase()) continue;
+    out.push(await readLocresFile(install, path, signal));
   }
   return out;
 }

@@ -87,6 +87,10 @@ export interface TableColumn {
 
 export interface TableRow {
   cells: Cell[];
+  /** Cells that open something (a package's tree path), by column index: shown as links. */
+  links?: Record<number, string>;
+  /** Cells marked as missing (an untranslated text), by column index. */
+  marked?: readonly number[];
   /** Links the row to its bytes (PackageByteRegion.ref). */
   ref?: string;
   /** For the tree: the row's own path and its outer's path (null at the top). */

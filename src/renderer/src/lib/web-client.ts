@@ -160,6 +160,8 @@ export class WebClient implements PakScopeBridge {
   meshGeometry(req: ApiRequest<'meshGeometry'>) { return this.call('meshGeometry', req); }
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
+  localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }
+  assetRegistry(req: ApiRequest<'assetRegistry'>) { return this.call('assetRegistry', req); }
   texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
   assetThumbnail(req: ApiRequest<'assetThumbnail'>) { return this.call('assetThumbnail', req); }
   pickSaveFile(req: ApiRequest<'pickSaveFile'>) { return this.call('pickSaveFile', req); }

@@ -1,0 +1,75 @@
+/**
+ * The game data views' API: fileDetails names the view of a .locres and an AssetRegistry.bin;
+ * localization lays every culture of the target side by side (the cue58 Pak's en and de as
+ * CUE4Parse's FixturePakTests.cs asserts them, a French file written here with two of the five
+ * keys, a Spanish one that does not read); assetRegistry lists the registry's assets with class,
+ * tags and a link to each package the install holds.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../src/backend/backend.js';
+import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { FRENCH, LOCALIZATION, LOCRES_NS, makeGameDataInstall } from '../support/game-data-install.js';
+
+const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
+let configDir: string;
+let dir: string;
+let backend: Backend;
+let installId: string;
+beforeAll(async () => {
+  configDir = await mkdtemp(join(tmpdir(), 'pakscope-data-'));
+  dir = makeGameDataInstall();
+  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+  installId = (await backend.openInstall({ path: dir })).id;
+});
+afterAll(async () => {
+  await backend.close();
+  await rm(configDir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('localization', () => {
+  it('every culture of the target side by side, untranslated keys counted, a file that does not read named', async () => {
+    expect((await backend.fileDetails({ installId, path: `${LOCALIZATION}/de/CUE4ParseFixtures.locres` })).view).toBe('localization');
+    expect((await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' })).view).toBeUndefined();
+    const v = await backend.localization({ installId, path: `${LOCALIZATION}/de/CUE4ParseFixtures.locres` });
+    expect(v.target).toBe(LOCALIZATION);
+    // No .locmeta: en first, then by name.
+    expect(v.cultures).toEqual(['en', 'de', 'es', 'fr']);
+    expect(v.files.map((f) => [f.culture, f.version, f.entries, f.error === undefined])).toEqual([
+      ['de', 'OptimizedCityHash64Utf16', 5, true], ['en', 'OptimizedCityHash64Utf16', 5, true], ['es', undefined, undefined, false], ['fr', 'Legacy', 2, true],
+    ]);
+    expect(v.files[2]!.error).toMatch(/es\/CUE4ParseFixtures\.locres: .*namespace count/);
+    const row = (key: string) => v.rows.find((r) => r.namespace === LOCRES_NS && r.key === key)!.texts;
+    expect(row('CityGreeting')).toEqual(['Greetings from Frankfurt', 'Grüße aus Frankfurt', null, FRENCH['CityGreeting']]);
+    expect(row('Unicode')).toEqual(['Unicode source text – 日本語 – Ω – 🚀', 'Unicode-Übersetzung – 日本語 – Ω – 🚀', null, null]);
+    expect(v.rows).toHaveLength(5);
+    expect(v.untranslated).toEqual([0, 0, 5, 3]);
+    // "" gathers the whole install: the same files here.
+    expect((await backend.localization({ installId, path: '' })).cultures).toEqual(['en', 'de', 'es', 'fr']);
+  });
+});
+
+describe('assetRegistry', () => {
+  it('the assets with class and tags, classes counted, packages the install holds linked', async () => {
+    expect((await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/AssetRegistry.bin' })).view).toBe('registry');
+    const r = await backend.assetRegistry({ installId, path: 'CUE4ParseFixtures/AssetRegistry.bin' });
+    expect([r.version, r.versionName, r.assets.length, r.warnings]).toEqual([24, 'MemoryMappedTagDataStore', 306, []]);
+    const primary = r.assets.find((a) => a.package === '/Game/Fixtures/Properties/DA_PrimaryAsset')!;
+    expect(primary.class).toBe('/Script/CUE4ParseFixtures.FixturePrimaryAsset');
+    expect(primary.tags).toContainEqual(['RegistryMarker', 'Primary_Registry_0x13579BDF']);
+    expect(primary.packagePath).toBe('CUE4ParseFixtures/Content/Fixtures/Properties/DA_PrimaryAsset.uasset');
+    // Engine packages are not in this install: no link.
+    expect(r.assets.find((a) => a.package.startsWith('/Engine/'))!.packagePath).toBeNull();
+    expect(r.classes.reduce((n, c) => n + c.count, 0)).toBe(306);
+    expect(r.classes.find((c) => c.class === '/Script/Engine.World')!.count).toBe(8);
+  });
+
+  it('a file that is no registry: its FormatError; the request shapes are checked', async () => {
+    await expect(backend.assetRegistry({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' })).rejects.toThrow(/DefaultGame\.ini: asset registry header at byte 0: no asset registry version GUID/);
+    expect(() => validateRequest('assetRegistry', { installId, path: 'x', extra: 1 })).toThrow(ApiValidationError);
+    expect(() => validateRequest('localization', { installId })).toThrow(ApiValidationError);
+  });
+});
