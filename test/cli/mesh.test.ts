@@ -39,6 +39,35 @@ describe('pakscope mesh', () => {
     expect(JSON.parse(unversioned.out)).toEqual(want);
   });
 
+  it('--json: SK_Fixture with its bones, LODs of 6 and 3 vertices and Morph_Fixture; SKEL_Fixture with its bones and socket', async () => {
+    const [sk, unversioned, skel] = await Promise.all([
+      pakscope(['mesh', TAGGED, M('SK_Fixture'), '--json']),
+      pakscope(['mesh', UNVERSIONED, M('SK_Fixture'), '--json', '--usmap', USMAP]),
+      pakscope(['mesh', TAGGED, '/Game/Fixtures/Animations/SKEL_Fixture', '--json']),
+    ]);
+    expect([sk.code, unversioned.code, skel.code]).toEqual([0, 0, 0]);
+    const bones = [{ name: 'Root', parent: -1 }, { name: 'Joint_1', parent: 0 }, { name: 'Joint_2', parent: 1 }];
+    for (const r of [sk, unversioned]) {
+      const j = JSON.parse(r.out);
+      expect(j.class).toBe('SkeletalMesh');
+      expect(j.bones).toEqual(bones);
+      expect(j.lods.map((l: { vertices: number }) => l.vertices)).toEqual([6, 3]);
+      expect(j.morphTargets).toEqual(['Morph_Fixture']);
+    }
+    expect(JSON.parse(skel.out)).toEqual({ class: 'Skeleton', lods: [], bones, morphTargets: [], sockets: [{ name: 'FixtureSocket', location: [2.5, -5, 7.5] }] });
+  });
+
+  it('-o SK_Fixture.glb: a skinned mesh the Khronos validator passes', async () => {
+    const file = join(temp, 'SK_Fixture.glb');
+    const r = await pakscope(['mesh', TAGGED, M('SK_Fixture'), '-o', file]);
+    expect(r.code).toBe(0);
+    const glb = new Uint8Array(await readFile(file));
+    expect((await validateGlb(glb)).errors).toEqual([]);
+    const { json } = parseGlb(glb);
+    expect(json.skins[0].joints).toHaveLength(3);
+    expect(json.meshes[0].primitives[0].attributes.JOINTS_0).toBeDefined();
+  });
+
   it('the facts as text; SM_Nanite says it shows its fallback mesh', async () => {
     const r = await pakscope(['mesh', TAGGED, M('SM_Fixture')]);
     expect(r.code).toBe(0);

@@ -103,3 +103,27 @@ describe('Skeleton bad input', () => {
     await expect(meshOf(r, {})).rejects.toThrow(/the root bone "Root" has parent 1, not -1/);
   });
 });
+
+describe('SkeletalMesh bad input', () => {
+  let install: Install;
+  let packages: InstallPackages;
+  beforeAll(async () => {
+    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
+    packages = new InstallPackages(install);
+  });
+  afterAll(async () => {
+    await packages.close();
+    await install.close();
+  });
+  const source = () => installTextureSource(packages, '/Game/Fixtures/Meshes/SK_Fixture', {});
+
+  it("an index past the vertices, in a LOD's bulk data", async () => {
+    const s = edit(await source(), 'SK_Fixture', (b, v) => { v.setUint16(find(b, [0x10000, 0x30002, 0x50004]) + 2, 60, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(/index buffer: index 1 is 60, past the 6 vertices/);
+  });
+
+  it('a position buffer shorter than its count', async () => {
+    const s = edit(await source(), 'SK_Fixture', (b, v) => { v.setInt32(find(b, [12, 6, 12, 6]) + 4, 9, true); });
+    await expect(meshOf(s, {})).rejects.toThrow(/position vertex buffer holds 6 vertices but says 9/);
+  });
+});

@@ -48,5 +48,41 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
       expect(m.lods).toEqual([]);
       expect(m.sockets).toEqual([{ name: 'FixtureSocket', bone: 'Joint_1', location: [2.5, -5, 7.5], rotation: [5, 15, 25], scale: [1, 1.25, 0.75] }]);
     });
+
+    it('SK_Fixture: its skeleton, LODs of 6 and 3 vertices with the triangles and bounds its source models record, skin weights, Morph_Fixture', async () => {
+      const m = await read('/Game/Fixtures/Meshes/SK_Fixture');
+      expect(m.class).toBe('SkeletalMesh');
+      expect(m.bones.map((b) => [b.name, b.parent])).toEqual([['Root', -1], ['Joint_1', 0], ['Joint_2', 1]]);
+      expect(m.lods.map((l) => l.vertexCount)).toEqual([6, 3]);
+      // SourceModels[i].TriangleCount and .Bounds (origin +- extent) as the editor recorded them.
+      expect(m.lods.map((l) => l.sections.reduce((n, s) => n + s.triangles, 0))).toEqual([2, 1]);
+      const box = (l: (typeof m.lods)[number]): number[][] => {
+        const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+        for (let i = 0; i < l.vertexCount * 3; i++) { min[i % 3] = Math.min(min[i % 3]!, l.positions[i]!); max[i % 3] = Math.max(max[i % 3]!, l.positions[i]!); }
+        return [min, max];
+      };
+      expect(box(m.lods[0]!)).toEqual([[-50, -50, 0], [50, 50, 20]]);
+      expect(box(m.lods[1]!)).toEqual([[-50, -50, 10], [50, 50, 35]]);
+      for (const l of m.lods) {
+        expect(l.sections.length).toBeGreaterThan(0);
+        expect(l.indices.length % 3).toBe(0);
+        expect(l.uvs.length).toBeGreaterThan(0);
+        // bHasVertexColors: true.
+        expect(l.colors).toHaveLength(l.vertexCount * 4);
+        const skin = l.skin!;
+        // MaxBonesPerVertex 4, bUseHighPrecisionSkinWeights false: 4 influences.
+        expect(skin.influences).toBe(4);
+        for (let v = 0; v < l.vertexCount; v++) {
+          let sum = 0;
+          for (let j = 0; j < 4; j++) {
+            sum += skin.weights[v * 4 + j]!;
+            expect(skin.joints[v * 4 + j]).toBeLessThan(3);
+          }
+          expect(sum).toBeCloseTo(1, 5);
+        }
+        for (const s of l.sections) for (const b of s.boneMap!) expect(b).toBeLessThan(3);
+      }
+      expect(m.morphTargets.map((t) => t.name)).toEqual(['Morph_Fixture']);
+    });
   });
 }

@@ -16,7 +16,9 @@ import { memoryPayload } from '../../texture/read/payload.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
 import type { Mesh, MeshBone, MeshLod, MeshMaterial, MeshSocket, MeshVirtualBone } from '../types.js';
 import { boundsOf, entriesOf, objectName, prop, str, vec3 } from './properties.js';
+import { findSkeletalMeshNative, readSkeletalBuffers, readSkeletalMeshAny } from './skeletal-mesh.js';
 import { findSkeletonNative, readSkeletonAnyRelease } from './skeleton.js';
+import { BinaryReader } from '../../../io/binary-reader.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
 import { OLDEST_MESH_RELEASE, candidateReleases } from './versions.js';
 
@@ -28,7 +30,7 @@ let classByHash: Map<string, string> | undefined;
 export function meshClassName(cls: string): string {
   const m = /\?0x([0-9a-f]{16})$/.exec(cls);
   if (!m) return cls;
-  classByHash ??= new Map([...MESH_CLASSES, 'StaticMeshSocket', 'SkeletalMeshSocket'].map((c) => [scriptImportIndex(`/Script/Engine.${c}`), c]));
+  classByHash ??= new Map([...MESH_CLASSES, 'StaticMeshSocket', 'SkeletalMeshSocket', 'MorphTarget'].map((c) => [scriptImportIndex(`/Script/Engine.${c}`), c]));
   return classByHash.get(m[1]!) ?? cls;
 }
 
@@ -68,6 +70,7 @@ export async function meshOf(source: PackageSource, opts: MeshReadOptions): Prom
   const exp = pickExport(source, opts);
   if (exp.class === 'StaticMesh') return staticMeshOf(source, exp, opts);
   if (exp.class === 'Skeleton') return skeletonOf(source, exp);
+  if (exp.class === 'SkeletalMesh') return skeletalMeshOf(source, exp, opts);
   throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base, `${exp.class} is not read yet`);
 }
 
@@ -217,4 +220,46 @@ function notFound(exp: SourceExport, what: string): FormatError {
   return new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
     ? `the property stream does not read, so the ${what} data cannot be found (${exp.properties.error})`
     : `unversioned properties: the ${what} data was not found without the game's mappings (.usmap); pass them`);
+}
+
+async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: MeshReadOptions): Promise<Mesh> {
+  const releases = releasesOf(source, exp);
+  const notes = [...source.warnings];
+  const pNote = propertyNote(exp);
+  const props = exp.properties.properties;
+  let native;
+  if (pNote === undefined) {
+    const colors = prop(props, 'bHasVertexColors') === true;
+    native = readSkeletalMeshAny(exp, source, exp.properties.propertyStart + exp.properties.propertyBytes, releases, [colors]);
+  } else {
+    notes.push(pNote.replace('material slots and sockets are unnamed', 'morph targets and sockets are not known'));
+    native = findSkeletalMeshNative(exp, source, releases);
+    if (!native) throw notFound(exp, 'skeletal mesh');
+  }
+  const files = { ...source.files, inline: memoryPayload(exp.file, exp.bytes) };
+  const lods: MeshLod[] = [];
+  for (const [i, raw] of native.lods.entries()) {
+    let lod: MeshLod | undefined;
+    if (raw.data && 'bulk' in raw.data) {
+      const payload = await readBulkPayload(raw.data.bulk, files, `skeletal mesh LOD ${i}`, opts.signal);
+      const r = new BinaryReader(payload, exp.file, 0);
+      lod = readSkeletalBuffers(r, native.release, native.hasColors, raw.sections, i);
+    } else lod = raw.data;
+    if (!lod) notes.push(`LOD ${i} is not in the cooked data (cooked out or stripped)`);
+    else lods.push(lod);
+  }
+  if (lods.length === 0) notes.push('the mesh has no LOD with geometry');
+  const listed = materialsOf(exp, 'Materials');
+  const materials = listed.length > 0 ? listed : native.slots.map((x) => ({ name: x.name === 'None' ? '' : x.name, material: '' }));
+  fillMaterials(materials, lods, notes);
+  const morphList = prop(props, 'MorphTargets');
+  // The MorphTargets property (read also when a later property fails), else the package's MorphTarget exports.
+  const morphNames = Array.isArray(morphList)
+    ? morphList.filter((x): x is string => typeof x === 'string').map(objectName)
+    : source.exports.filter((e) => e.class === 'MorphTarget').map((e) => e.name);
+  const morphTargets = morphNames.map((name) => ({ name, lods: [] }));
+  if (morphTargets.length > 0) notes.push('morph target deltas are not read (cooked for the GPU, in its compressed buffers): the targets are listed by name');
+  return {
+    class: exp.class, name: exp.name, bounds: native.bounds, materials, sockets: socketsOf(source, exp, notes), notes, lods, bones: native.bones, morphTargets,
+  };
 }

@@ -28,16 +28,38 @@ export const Release = {
   RayTracing: 425,
   /** FStaticMeshSection: bVisibleInRayTracing. */
   VisibleInRayTracing: 426,
+  /** FSkeletalMeshCustomVersion::SplitModelAndRenderData: cooked skeletal LODs apart from the editor's. */
+  SplitSkeletalRenderData: 419,
+  /** FSkeletalMaterial: bSerializeImportedMaterialSlotName (FCoreObjectVersion::SkeletalMaterialEditorDataStripping). */
+  SkeletalMaterialStripping: 422,
+  /** FSkinWeightVertexBuffer: variable influences, 16-bit bone indices (FAnimObjectVersion::UnlimitedBoneInfluences). */
+  UnlimitedBoneInfluences: 425,
+  /** FSkelMeshSection: RecomputeTangentsVertexMaskChannel (u8). */
+  RecomputeTangentMask: 426,
+  /** Skeletal LODs: the ray tracing geometry. */
+  SkeletalRayTracing: 427,
   /** Large world coordinates: bounds and vectors of 64-bit floats. */
   LargeWorldCoordinates: 500,
   /** FUE5ReleaseStreamObjectVersion::RemovingTessellation: no adjacency index buffer. */
   NoAdjacency: 500,
+  /** FSkelMeshSection: bVisibleInRayTracing; cloth mapping per LOD bias; skeletal morph target render data. */
+  SkeletalUE5: 500,
   /** FStaticMeshSection: bAffectDistanceFieldLighting. */
   AffectDistanceFieldLighting: 501,
   /** FStaticMeshLODResources: bHasRayTracingGeometry before the buffers. */
   RayTracingGeometryFlag: 505,
+  /** FSkinWeightVertexBuffer: bUse16BitBoneWeight. */
+  SkinWeight16: 502,
+  /** Skeletal LODs: the vertex attribute buffers. */
+  SkeletalVertexAttributes: 503,
+  /** Skeletal LODs: the half-edge buffer's strip flags. */
+  SkeletalHalfEdges: 504,
   /** FStaticMeshLODResources: SourceMeshBounds; ray tracing geometry with a 24-byte raw data header. */
   SourceMeshBounds: 506,
+  /** FSkeletalMaterial: OverlayMaterialInterface. */
+  SkeletalOverlayMaterial: 506,
+  /** Skeletal LODs always in an FByteBulkData; FSkelMeshSection's influences packed with the unified bone map bit. */
+  SkeletalBulkAlways: 508,
 } as const;
 
 const releaseNumber = (engine: string): number => {
