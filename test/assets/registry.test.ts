@@ -12,7 +12,8 @@ describe('the converter registry', () => {
       expect(kind?.view).toBe('texture');
       expect(kind?.converts).toEqual(['png', 'dds', 'hdr']);
     }
-    expect(assetKindOf('SoundCue')).toBeUndefined();
+    expect(assetKindOf('MetaSoundSource')).toBeUndefined();
+    expect(assetKindOf('SoundCue')?.view).toBe('soundcue');
   });
 
   it('knows an engine class named only by its script import hash (a Zen package read without global.utoc)', async () => {
@@ -25,12 +26,13 @@ describe('the converter registry', () => {
 
   it('lists the exports a kind converts, and refuses an extension the kind does not make', () => {
     const exports = [
-      { name: 'SC_Rock', class: 'SoundCue' },
+      { name: 'MS_Rock', class: 'MetaSoundSource' },
       { name: 'T_Rock', class: 'Texture2D' },
       { name: 'SM_Rock', class: 'StaticMesh' },
     ];
     const found = convertibleExports({ exports } as never);
     expect(found.map((e) => [e.index, e.name, e.kind.kind])).toEqual([[1, 'T_Rock', 'texture'], [2, 'SM_Rock', 'mesh']]);
+    expect(convertibleExports({ exports: [{ name: 'SC_Rock', class: 'SoundCue' }] } as never).map((e) => e.kind.kind)).toEqual(['soundcue']);
     expect(() => convertExport({ file: '/nowhere' }, found[1]!, 'png')).toThrow(/a mesh converts to .glb, not .png/);
     expect(() => convertExport({ file: '/nowhere' }, found[0]!, 'wav')).toThrow(/converts to .png, .dds, .hdr, not .wav/);
   });

@@ -6,6 +6,7 @@ import './texture/kind.js';
 import './script/kind.js';
 import './table/kind.js';
 import './sound/kind.js';
+import './sound/cue-kind.js';
 import './mesh/kind.js';
 import './locres/kind.js';
 import '../asset-registry/kind.js';
