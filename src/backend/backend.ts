@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundCueView, SoundView,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -28,6 +28,8 @@ import { assetKindOfFile } from '../core/assets/index.js';
 import type { LocalizationView, RegistryView } from '../shared/data-api.js';
 import type { Sound } from '../core/assets/sound/types.js';
 import { soundView } from './sounds.js';
+import { readSoundCue } from '../core/assets/sound/cue.js';
+import { packageAssets } from './assets.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from '../shared/package-api.js';
@@ -409,6 +411,22 @@ export class Backend implements PakScopeApi {
 
   async texturePixels(req: TexturePixelsRequest): Promise<TexturePixels> {
     return this.textures.pixels(await this.install(req.installId), req);
+  }
+
+  async soundCue(req: AssetRequest): Promise<SoundCueView> {
+    const install = await this.install(req.installId);
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    const packages = this.packages.packagesOf(req.installId, install);
+    const loc = this.packages.locate(packages, req.path);
+    const { model } = await packages.open(loc, req.engine?.trim() ? { engine: req.engine.trim() } : {});
+    const cue = packageAssets(model).find((a) => a.view === 'soundcue' && (req.exportIndex === undefined || a.exportIndex === req.exportIndex));
+    if (!cue) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no SoundCue` : 'no export of this package is a SoundCue'}`);
+    const g = await readSoundCue({ packages, ref: loc.path }, cue.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+    return {
+      ...g, path: req.path, exportIndex: cue.exportIndex,
+      nodes: g.nodes.map((n) => (n.soundPackage ? { ...n, soundPath: packages.index.byPackageName(n.soundPackage)?.file.path ?? null } : n)),
+    };
   }
 
   async soundInfo(req: AssetRequest): Promise<SoundView> {

@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundCueView, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryView } from './data-api.js';
@@ -169,6 +169,8 @@ export interface PakScopeApi {
   texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
   /** A sound's facts (format, rate, channels, length, loop, streaming chunks, cue points) and its decoded WAV where it decodes. */
   soundInfo(req: AssetRequest): Promise<SoundView>;
+  /** A SoundCue's node graph: volume, pitch, its nodes with their children and settings, each wave player's sound. */
+  soundCue(req: AssetRequest): Promise<SoundCueView>;
   /** A mesh's facts (LODs with their counts and sections, bones, morph targets, sockets, materials, bounds), what the mesh view shows beside it. */
   meshInfo(req: AssetRequest): Promise<MeshView>;
   /** One LOD's vertices, indices and morph target deltas as typed-array bytes, in the view's axes. */
@@ -356,6 +358,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   pickMappings: { installId: 'string' },
   textureInfo: ASSET,
   soundInfo: ASSET,
+  soundCue: ASSET,
   meshInfo: ASSET,
   meshGeometry: { ...ASSET, lod: 'number?' },
   assetText: ASSET,

@@ -5,10 +5,11 @@
  * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
  */
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
+import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
-export type { MeshMaterial, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
+export type { MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
 export interface PackageAsset {
@@ -145,6 +146,17 @@ export interface SoundView extends SoundInfo {
   wav?: Uint8Array;
   /** Why there is no `wav` for a decodable format (a decode error, too long to preview). */
   decodeError?: string;
+}
+
+/** A SoundCue's node graph for the cue view, each wave player's sound as a tree path of the install. */
+export interface SoundCueView extends SoundCueGraph {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  nodes: (SoundCueNode & {
+    /** The wave player's sound package in this install's tree (what a click opens); null when the install lacks it. */
+    soundPath?: string | null;
+  })[];
 }
 
 /** The sound view's WAV is at most this big (about 6 minutes of 48 kHz stereo); longer ones save but do not preview. */

@@ -95,4 +95,11 @@ describe('sounds in the backend', () => {
     expect([v.format, v.sampleRate, v.channels, v.converts]).toEqual(['PCM', 22_050, 1, ['wav']]);
     expect(Buffer.from(v.wav!).equals(source)).toBe(true);
   });
+
+  it('soundCue gives SC_Fixture\'s graph, each wave player\'s sound as a tree path of the install', async () => {
+    const cue = await backend.soundCue({ installId, path: `CUE4ParseFixtures/Content/Fixtures/Audio/SC_Fixture.uasset` });
+    expect([cue.name, cue.volume, cue.pitch, cue.nodes.length]).toEqual(['SC_Fixture', 0.75, 1.125, 3]);
+    expect(cue.nodes.filter((n) => n.kind === 'wavePlayer').map((n) => n.soundPath).sort()).toEqual([sw('SW_Inline'), sw('SW_Streaming')]);
+    await expect(backend.soundCue({ installId, path: sw('SW_Inline') })).rejects.toThrow(/no export of this package is a SoundCue/);
+  });
 });
