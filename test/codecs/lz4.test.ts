@@ -58,6 +58,17 @@ describe('LZ4 block decoder', () => {
     expect(decodeError(new Uint8Array(0), 0)).toMatch(/block is empty/);
   });
 
+  it('decodes into a place in a bigger buffer (decodeInto) as decode does, with the same checks', () => {
+    const text = new TextEncoder().encode('/Game/Maps/Overworld/MainWorld.umap\n'.repeat(500));
+    const block = lz4CompressBlock(text);
+    const around = new Uint8Array(text.length + 8).fill(0xee);
+    lz4.decodeInto!(block, around.subarray(4, 4 + text.length));
+    expect(Buffer.compare(around.subarray(4, 4 + text.length), text)).toBe(0);
+    expect([...around.subarray(0, 4), ...around.subarray(4 + text.length)]).toEqual(new Array(8).fill(0xee));
+    expect(() => lz4.decodeInto!(block, new Uint8Array(text.length - 1))).toThrow(/run past the declared size/);
+    expect(() => lz4.decodeInto!(block, new Uint8Array(text.length + 1))).toThrow(`block decodes to ${text.length} bytes but ${text.length + 1} are declared`);
+  });
+
   it('rejects wrong declared sizes', () => {
     const data = new TextEncoder().encode('IoStore '.repeat(500));
     const block = lz4CompressBlock(data);

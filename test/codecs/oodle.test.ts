@@ -56,6 +56,17 @@ describe('Oodle (ooz-wasm)', () => {
     expect(oodleCompressor(new Uint8Array(0))).toBe('empty block');
   });
 
+  it('decodes into a place in a bigger buffer (decodeInto), leaving the bytes around it alone, with the same checks', () => {
+    const v = readVector('reymont.leviathan');
+    const around = new Uint8Array(v.size + 10).fill(0xee);
+    oodle.decodeInto!(v.stream, around.subarray(3, 3 + v.size));
+    expect(sha256(around.subarray(3, 3 + v.size))).toBe(REYMONT_SHA256);
+    expect([...around.subarray(0, 3), ...around.subarray(3 + v.size)]).toEqual(new Array(10).fill(0xee));
+    const k = readVector('xml.kraken');
+    expect(() => oodle.decodeInto!(k.stream, new Uint8Array(k.size - 1))).toThrow(/^Oodle \(Kraken\): block does not decode/);
+    expect(() => oodle.decodeInto!(v.stream.subarray(0, 4000), new Uint8Array(v.size))).toThrow(DecodeError);
+  });
+
   it('rejects wrong declared sizes, naming the compressor', () => {
     const v = readVector('xml.kraken');
     expect(() => oodle.decode(v.stream, v.size - 1)).toThrow(/^Oodle \(Kraken\): block does not decode/);

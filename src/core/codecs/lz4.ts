@@ -16,7 +16,14 @@ export const lz4Codec: Codec = {
   decode(input, uncompressedSize) {
     // A length byte of 255 adds 255 output bytes: the format's best ratio.
     checkDeclaredSize('LZ4', uncompressedSize, input.length, 255);
-    return decodeLz4Block(input, uncompressedSize);
+    const out = new Uint8Array(uncompressedSize);
+    decodeLz4Block(input, out);
+    return out;
+  },
+  // Straight into the caller's output: no buffer of its own per block.
+  decodeInto(input, out) {
+    checkDeclaredSize('LZ4', out.length, input.length, 255);
+    decodeLz4Block(input, out);
   },
 };
 
@@ -24,8 +31,9 @@ function fail(detail: string): never {
   throw new DecodeError('LZ4', detail);
 }
 
-function decodeLz4Block(input: Uint8Array, size: number): Uint8Array {
-  const out = new Uint8Array(size);
+/** Decodes the block into `out`, which it must fill exactly. */
+function decodeLz4Block(input: Uint8Array, out: Uint8Array): void {
+  const size = out.length;
   const end = input.length;
   if (end === 0) fail('block is empty');
   let ip = 0;
@@ -80,5 +88,4 @@ function decodeLz4Block(input: Uint8Array, size: number): Uint8Array {
     if (ip >= end) fail('block ends after a match; the last sequence must be literals');
   }
   if (op !== size) fail(`block decodes to ${op} bytes but ${size} are declared`);
-  return out;
 }

@@ -63,15 +63,27 @@ class OozDecoder {
   private readonly output = { ptr: 0, size: 0 };
   constructor(private readonly ooz: OozInstance) {}
 
-  /** Decodes into wasm memory and copies out: the one copy ooz-wasm's `decompress` makes too. */
+  /** Decodes into wasm memory and copies out into a new buffer: the one copy ooz-wasm's `decompress` makes too. */
   decode(input: Uint8Array, size: number, method: string): Uint8Array {
+    const dst = this.decodeInWasm(input, size, method);
+    return this.ooz.HEAPU8.slice(dst, dst + size);
+  }
+
+  /** Decodes into wasm memory and copies out once, into `out` (no buffer of its own per block). */
+  decodeInto(input: Uint8Array, out: Uint8Array, method: string): void {
+    const dst = this.decodeInWasm(input, out.length, method);
+    out.set(this.ooz.HEAPU8.subarray(dst, dst + out.length));
+  }
+
+  /** The block decoded into the reused output buffer in wasm memory; returns where it starts. */
+  private decodeInWasm(input: Uint8Array, size: number, method: string): number {
     const src = this.reserve(this.input, input.length, method);
     const dst = this.reserve(this.output, size + OOZ_SAFE_SPACE, method);
     this.ooz.HEAPU8.set(input, src); // HEAPU8 is read after malloc, which may have grown memory
     const written = this.ooz._Kraken_Decompress(src, input.length, dst, size);
     if (written < 0) throw new DecodeError(method, 'block does not decode (corrupt data or wrong size)');
     if (written !== size) throw new DecodeError(method, `block decodes to ${written} bytes but ${size} are declared`);
-    return this.ooz.HEAPU8.slice(dst, dst + size);
+    return dst;
   }
 
   /** A buffer of at least `size` bytes in wasm memory, reused while it is big enough. */
@@ -104,24 +116,33 @@ export function oodleReady(): Promise<void> {
   return restarting ?? Promise.resolve();
 }
 
+/** Checks the declared size, then runs `decode` on a ready decoder, replacing one that traps. */
+function withDecoder<T>(input: Uint8Array, uncompressedSize: number, decode: (d: OozDecoder, method: string) => T): T {
+  const method = `Oodle (${oodleCompressor(input)})`;
+  checkDeclaredSize(method, uncompressedSize, input.length, OODLE_MAX_RATIO);
+  if (uncompressedSize > OODLE_MAX_BLOCK) {
+    throw new DecodeError(method, `declared size ${uncompressedSize} is over the ${OODLE_MAX_BLOCK}-byte limit for one block`);
+  }
+  if (!decoder) {
+    if (!restarting) replaceDecoder();
+    throw new Error('the Oodle decoder is restarting after a crash; await oodleReady() and retry');
+  }
+  try {
+    return decode(decoder, method);
+  } catch (e) {
+    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+    replaceDecoder();
+    throw new DecodeError(method, `block crashed the decoder (${e.message}): corrupt data or wrong key`);
+  }
+}
+
 export const oodleCodec: Codec = {
   name: 'Oodle',
   decode(input, uncompressedSize) {
-    const method = `Oodle (${oodleCompressor(input)})`;
-    checkDeclaredSize(method, uncompressedSize, input.length, OODLE_MAX_RATIO);
-    if (uncompressedSize > OODLE_MAX_BLOCK) {
-      throw new DecodeError(method, `declared size ${uncompressedSize} is over the ${OODLE_MAX_BLOCK}-byte limit for one block`);
-    }
-    if (!decoder) {
-      if (!restarting) replaceDecoder();
-      throw new Error('the Oodle decoder is restarting after a crash; await oodleReady() and retry');
-    }
-    try {
-      return decoder.decode(input, uncompressedSize, method);
-    } catch (e) {
-      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-      replaceDecoder();
-      throw new DecodeError(method, `block crashed the decoder (${e.message}): corrupt data or wrong key`);
-    }
+    return withDecoder(input, uncompressedSize, (d, method) => d.decode(input, uncompressedSize, method));
+  },
+  // A block of a bigger output goes straight to its place: no buffer and no second copy per block.
+  decodeInto(input, out) {
+    withDecoder(input, out.length, (d, method) => d.decodeInto(input, out, method));
   },
 };
