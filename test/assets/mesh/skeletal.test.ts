@@ -83,6 +83,15 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
         for (const s of l.sections) for (const b of s.boneMap!) expect(b).toBeLessThan(3);
       }
       expect(m.morphTargets.map((t) => t.name)).toEqual(['Morph_Fixture']);
+      // CUE4Parse: Morph_Fixture moves 2 base mesh vertices (NumBaseMeshVerts) of section 0, on LOD 0; decoded from the LOD's GPU morph buffers.
+      const morph = m.morphTargets[0]!.lods[0]!;
+      expect(morph.vertices).toHaveLength(2);
+      const section0 = m.lods[0]!.sections[0]!;
+      const inSection0 = new Set(Array.from(m.lods[0]!.indices.subarray(section0.firstIndex, section0.firstIndex + section0.triangles * 3)));
+      for (const v of morph.vertices) expect(inSection0.has(v)).toBe(true);
+      expect(morph.positionDeltas).toHaveLength(6);
+      expect(Math.max(...Array.from(morph.positionDeltas, Math.abs))).toBeGreaterThan(1);
+      expect(m.morphTargets[0]!.lods[1]!.vertices).toHaveLength(0);
     });
   });
 }

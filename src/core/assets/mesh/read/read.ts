@@ -14,9 +14,9 @@ import {
 } from '../../texture/read/package-source.js';
 import { memoryPayload } from '../../texture/read/payload.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
-import type { Mesh, MeshBone, MeshLod, MeshMaterial, MeshSocket, MeshVirtualBone } from '../types.js';
+import type { Mesh, MeshBone, MeshLod, MeshMaterial, MeshSocket, MeshVirtualBone, MorphTarget, MorphTargetLod } from '../types.js';
 import { boundsOf, entriesOf, objectName, prop, str, vec3 } from './properties.js';
-import { findSkeletalMeshNative, readSkeletalBuffers, readSkeletalMeshAny } from './skeletal-mesh.js';
+import { findSkeletalMeshNative, readSkeletalBuffers, readSkeletalMeshAny, type SkeletalLod } from './skeletal-mesh.js';
 import { findSkeletonNative, readSkeletonAnyRelease } from './skeleton.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
@@ -238,15 +238,20 @@ async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: Me
   }
   const files = { ...source.files, inline: memoryPayload(exp.file, exp.bytes) };
   const lods: MeshLod[] = [];
+  const lodMorphs: (MorphTargetLod[] | undefined)[] = [];
   for (const [i, raw] of native.lods.entries()) {
-    let lod: MeshLod | undefined;
+    let lod: SkeletalLod | undefined;
     if (raw.data && 'bulk' in raw.data) {
       const payload = await readBulkPayload(raw.data.bulk, files, `skeletal mesh LOD ${i}`, opts.signal);
       const r = new BinaryReader(payload, exp.file, 0);
       lod = readSkeletalBuffers(r, native.release, native.hasColors, raw.sections, i);
     } else lod = raw.data;
     if (!lod) notes.push(`LOD ${i} is not in the cooked data (cooked out or stripped)`);
-    else lods.push(lod);
+    else {
+      const { morphs, ...meshLod } = lod;
+      lods.push(meshLod);
+      lodMorphs.push(morphs);
+    }
   }
   if (lods.length === 0) notes.push('the mesh has no LOD with geometry');
   const listed = materialsOf(exp, 'Materials');
@@ -257,8 +262,11 @@ async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: Me
   const morphNames = Array.isArray(morphList)
     ? morphList.filter((x): x is string => typeof x === 'string').map(objectName)
     : source.exports.filter((e) => e.class === 'MorphTarget').map((e) => e.name);
-  const morphTargets = morphNames.map((name) => ({ name, lods: [] }));
-  if (morphTargets.length > 0) notes.push('morph target deltas are not read (cooked for the GPU, in its compressed buffers): the targets are listed by name');
+  const empty = (): MorphTargetLod => ({ vertices: new Uint32Array(0), positionDeltas: new Float32Array(0), normalDeltas: new Float32Array(0) });
+  const morphTargets: MorphTarget[] = morphNames.map((name, m) => ({ name, lods: lodMorphs.map((l) => l?.[m] ?? empty()) }));
+  const counts = lodMorphs.filter((l) => l !== undefined).map((l) => l!.length);
+  if (counts.some((n) => n !== morphNames.length)) notes.push(`the LODs' morph buffers hold ${counts.join(', ')} morph targets, the mesh lists ${morphNames.length}`);
+  if (morphTargets.length > 0 && counts.length === 0) notes.push('no morph target deltas are cooked in the LODs: the targets are listed by name only');
   return {
     class: exp.class, name: exp.name, bounds: native.bounds, materials, sockets: socketsOf(source, exp, notes), notes, lods, bones: native.bones, morphTargets,
   };

@@ -24,7 +24,8 @@ import { BinaryReader } from '../../../io/binary-reader.js';
 import { readFNameOf } from '../../../uasset/names.js';
 import { type BulkDataRef, readBulkData } from '../../texture/read/bulk-data.js';
 import type { SourceExport, TextureSource as PackageSource } from '../../texture/read/package-source.js';
-import type { MeshBone, MeshLod, MeshSection } from '../types.js';
+import type { MeshBone, MeshLod, MeshSection, MorphTargetLod } from '../types.js';
+import { readMorphBuffers } from './morph-buffers.js';
 import {
   avStripped, bulkArrayHeader, checkIndices, editorStripped, readBoxSphereBounds, readColors, readPositions, readStaticVertexBuffer,
   readStripFlags, skipArray, skipBulkArray, vertexCount,
@@ -42,7 +43,7 @@ export interface SkeletalSection extends MeshSection {
 export interface SkeletalLodRaw {
   sections: SkeletalSection[];
   /** The LOD read inline, or where a streamed LOD's buffers are; undefined: cooked out or stripped. */
-  data?: MeshLod | { bulk: BulkDataRef };
+  data?: SkeletalLod | { bulk: BulkDataRef };
 }
 
 export interface SkeletalMeshNative {
@@ -176,7 +177,10 @@ function readMultisizeIndices(r: BinaryReader, what: string): Uint32Array {
 }
 
 /** The LOD's buffers (FSkeletalMeshLODRenderData::SerializeStreamedData), inline or from a payload. */
-export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors: boolean, sections: readonly SkeletalSection[], lod: number): MeshLod {
+/** A LOD as read, with the deltas of its GPU morph target buffers when it has them. */
+export type SkeletalLod = MeshLod & { morphs?: MorphTargetLod[] };
+
+export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors: boolean, sections: readonly SkeletalSection[], lod: number): SkeletalLod {
   r.struct(`skeletal mesh LOD ${lod} buffers`);
   const strip = readStripFlags(r);
   const indexAt = r.pos;
@@ -197,16 +201,7 @@ export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors:
       skipBulkArray(r, 'ray tracing geometry');
     } else skipArray(r, 1, 'ray tracing geometry');
   }
-  if (release >= Release.SkeletalUE5 && r.bool32()) {
-    // FMorphTargetVertexInfoBuffers: the GPU's compressed morph targets.
-    const words = r.count(4, 'compressed morph data');
-    r.skip(words * 4);
-    skipArray(r, 16, 'morph minimum values');
-    skipArray(r, 16, 'morph maximum values');
-    skipArray(r, 4, 'morph batch offsets');
-    skipArray(r, 4, 'morph batch counts');
-    r.skip(12);
-  }
+  const morphs = release >= Release.SkeletalUE5 && r.bool32() ? readMorphBuffers(r, vertices) : undefined;
   if (release >= Release.SkeletalVertexAttributes) {
     const n = r.count(24, 'vertex attributes');
     if (n !== 0) throw r.error(`${n} vertex attribute buffers (not read)`, r.pos - 4);
@@ -230,7 +225,7 @@ export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors:
     if (s.baseVertex + s.vertices > vertices) throw r.error(`LOD ${lod} section ${i}: vertices ${s.baseVertex} to ${s.baseVertex + s.vertices} run past the ${vertices} vertices`, indexAt);
   }
   if (skin) out.skin = mapJoints(r, skin, sections, lod);
-  return out;
+  return morphs ? Object.assign(out, { morphs }) : out;
 }
 
 /** Section-local bone indices -> skeleton bones through each vertex's section's bone map; weights summing to 1. */
