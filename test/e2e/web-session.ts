@@ -46,15 +46,24 @@ export interface WebSession {
   close(): Promise<void>;
 }
 
-/** Starts the browser host on `path` and a Chromium page (1360 x 840, dark) ready to open its URL. */
-export async function startWebSession(path: string): Promise<WebSession> {
+/**
+ * Chromium flags for WebGL without a GPU: SwiftShader, Chromium's software renderer (the mesh
+ * view's tests; --disable-gpu alone leaves WebGL out).
+ */
+export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+
+/** Starts the browser host on `path` and a Chromium page (1360 x 840, dark) ready to open its URL; `args` added to Chromium's. */
+export async function startWebSession(path: string, args: string[] = []): Promise<WebSession> {
   await mkdir(ARTIFACTS, { recursive: true });
   const configDir = await mkdtemp(join(tmpdir(), 'pakscope-e2e-'));
   // The first run builds the renderer and the host; later runs start in about a second.
   const host = await startHost(path, configDir);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless', '--no-sandbox', ...(args.length > 0 ? [] : ['--disable-gpu']), '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', ...args,
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1360, height: 840 }, colorScheme: 'dark' });
   const problems: string[] = [];
@@ -109,9 +118,9 @@ function startHost(path: string, configDir: string): Promise<{ child: ChildProce
  * Registers beforeAll/afterAll for a describe block: a session on `path`, started once for its
  * tests and closed after them. Read `.page`, `.problems` and `.session` inside the tests.
  */
-export function useWebSession(path: string): { readonly session: WebSession; readonly page: Page; readonly problems: string[] } {
+export function useWebSession(path: string, args: string[] = []): { readonly session: WebSession; readonly page: Page; readonly problems: string[] } {
   let session: WebSession | undefined;
-  beforeAll(async () => { session = await startWebSession(path); }, 180_000);
+  beforeAll(async () => { session = await startWebSession(path, args); }, 180_000);
   afterAll(async () => { await session?.close(); });
   const started = (): WebSession => {
     if (!session) throw new Error('the web session has not started');
