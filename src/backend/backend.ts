@@ -33,6 +33,8 @@ import { packageAssets } from './assets.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from '../shared/package-api.js';
+import type { ChangeListFile, ComparisonSummary, PackageComparison } from '../shared/compare-api.js';
+import { CompareService, type ComparedSide } from './compare.js';
 import type { Dialogs } from './dialogs.js';
 import { ExportService } from './export.js';
 import { FileKeyStore, KeyService, type KeyStore } from './keys.js';
@@ -104,6 +106,7 @@ export class Backend implements PakScopeApi {
   private readonly textures: TextureService;
   private readonly meshes: MeshService;
   private readonly saves: SaveService;
+  private readonly comparisons: CompareService;
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -133,6 +136,8 @@ export class Backend implements PakScopeApi {
       },
     });
     this.saves = new SaveService(opts.dialogs.pickSaveFile !== undefined);
+    const pool = poolOf(opts.decoder);
+    this.comparisons = new CompareService(pool ? { digest: (data) => pool.digest(data) } : {});
   }
 
   // ---- events ----
@@ -250,6 +255,7 @@ export class Backend implements PakScopeApi {
     const entry = this.installs.get(req.installId);
     if (!entry) return; // closing twice is harmless
     this.installs.delete(req.installId);
+    this.comparisons.forgetInstall(req.installId);
     entry.abort.abort();
     await this.exports.cancelInstall(req.installId);
     this.graphs.forget(req.installId);
@@ -335,6 +341,7 @@ export class Backend implements PakScopeApi {
     // The install changed in place: later openInstall calls for it answer the new summary.
     loaded.summary = summarizeInstall(entry.id, entry.root, install);
     this.graphs.forget(entry.id); // new containers: new packages and edges
+    this.comparisons.forgetInstall(entry.id);
     this.textures.forget(entry.id);
     this.meshes.forget(entry.id);
     await this.packages.forget(entry.id);
@@ -503,6 +510,38 @@ export class Backend implements PakScopeApi {
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     const packages = this.packages.packagesOf(req.installId, install);
     return readSound({ packages, ref: req.path }, req.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine !== undefined ? { engine: req.engine } : {}) });
+  }
+
+  // ---- comparing two builds (compare.ts) ----
+
+  async compareInstalls(req: { oldId: string; newId: string }): Promise<ComparisonSummary> {
+    const [a, b] = await Promise.all([this.comparedSide(req.oldId), this.comparedSide(req.newId)]);
+    return this.comparisons.compare(a, b);
+  }
+
+  async closeComparison(req: { comparisonId: string }): Promise<void> {
+    this.comparisons.close(req.comparisonId);
+  }
+
+  async comparisonDir(req: { comparisonId: string; path: string; changesOnly?: boolean }): Promise<TreeEntry[]> {
+    return this.comparisons.dir(req);
+  }
+
+  async comparisonChanges(req: { comparisonId: string; format: 'csv' | 'json' }): Promise<ChangeListFile> {
+    return this.comparisons.changes(req);
+  }
+
+  async comparePackage(req: { comparisonId: string; path: string }): Promise<PackageComparison> {
+    return this.comparisons.package(req);
+  }
+
+  private async comparedSide(installId: string): Promise<ComparedSide> {
+    const { entry, install } = await this.opened(installId);
+    return {
+      id: installId, root: entry.root, install,
+      packages: () => this.packages.packagesOf(installId, install),
+      mappings: async () => (await this.mappings.forInstall(entry.root))?.usmap,
+    };
   }
 
   private async opened(id: string): Promise<{ entry: OpenEntry; install: Install; loaded: { install: Install; summary: InstallSummary } }> {

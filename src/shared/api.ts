@@ -10,6 +10,7 @@ import type {
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryView } from './data-api.js';
+import type { ChangeListFile, ComparisonSummary, PackageComparison, TreeDiff } from './compare-api.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from './package-api.js';
@@ -19,6 +20,7 @@ export type { ExportProgress };
 export type * from './package-api.js';
 export type * from './asset-api.js';
 export type * from './data-api.js';
+export type * from './compare-api.js';
 export { MAX_PIXEL_READ, MAX_SOUND_WAV } from './asset-api.js';
 
 export interface AppInfo {
@@ -62,6 +64,8 @@ export interface TreeEntry {
   container?: string;
   /** File: how many other containers hold the same path (overridden by this one). */
   overrides?: number;
+  /** In a comparison's tree (comparisonDir): what changed here. */
+  diff?: TreeDiff;
 }
 
 export interface FileDetails {
@@ -192,6 +196,16 @@ export interface PakScopeApi {
   pickSaveFile(req: { name: string; format: ConversionFormat }): Promise<string | null>;
   /** Converts an asset (texture: .png, .dds, .hdr; sound: .wav, or as stored; mesh: .glb) and writes it to `destination`. */
   saveConversion(req: SaveConversionRequest): Promise<SavedConversion>;
+  // ---- comparing two builds (backend/compare.ts) ----
+  /** Compares two open installs file by file (IoStore: by the stored chunk hashes); the comparison stays open for the calls below. */
+  compareInstalls(req: { oldId: string; newId: string }): Promise<ComparisonSummary>;
+  closeComparison(req: { comparisonId: string }): Promise<void>;
+  /** One folder of both builds merged, each entry's change marked (TreeEntry.diff), folders with their counts; changesOnly drops the rest. */
+  comparisonDir(req: { comparisonId: string; path: string; changesOnly?: boolean }): Promise<TreeEntry[]>;
+  /** The list of changes as `pakscope diff` prints it (json) or one row per change (csv). */
+  comparisonChanges(req: { comparisonId: string; format: 'csv' | 'json' }): Promise<ChangeListFile>;
+  /** One package of both builds: what changed in it, its tables and properties and its JSON on each side. */
+  comparePackage(req: { comparisonId: string; path: string }): Promise<PackageComparison>;
 }
 
 // ---- export ----
@@ -368,6 +382,11 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   localization: { installId: 'string', path: 'string' },
   assetRegistry: { installId: 'string', path: 'string' },
   pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'] },
+  compareInstalls: { oldId: 'string', newId: 'string' },
+  closeComparison: { comparisonId: 'string' },
+  comparisonDir: { comparisonId: 'string', path: 'string', changesOnly: 'boolean?' },
+  comparisonChanges: { comparisonId: 'string', format: ['enum', 'csv', 'json'] },
+  comparePackage: { comparisonId: 'string', path: 'string' },
   saveConversion: {
     ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },

@@ -21,21 +21,36 @@ export interface PackageDiff extends PackageDiffJson {
   warnings: string[];
 }
 
+/** One side of a compared package: its model and its exports' properties. */
+export interface PackageDiffRead {
+  model: PackageModel;
+  exports: ExportProperties[];
+  /** The file as `ls` prints it. */
+  path: string;
+  warnings: string[];
+}
+
+/** Reads one side of a package: its tables and properties (with the side's mappings). */
+export async function readPackageSide(side: PackageDiffSide, ref: string, opts: Pick<OpenPackageOptions, 'engine'> = {}): Promise<PackageDiffRead> {
+  const opened = await side.packages.open(ref, opts);
+  const props = await installPackageProperties(side.packages, ref, { ...opts, ...(side.mappings ? { mappings: side.mappings } : {}) });
+  return { model: opened.model, exports: props.properties.exports, path: opened.path, warnings: [...new Set([...opened.warnings, ...props.warnings])] };
+}
+
+/** Every difference between two reads of a package: its tables', then its properties'. */
+export function packageChanges(a: Pick<PackageDiffRead, 'model' | 'exports'>, b: Pick<PackageDiffRead, 'model' | 'exports'>): PackageChange[] {
+  return [...tableChanges(a.model, b.model), ...propertyChanges(a.exports, b.exports)];
+}
+
 /** Both sides of the package `ref` (a name, a path as `ls` prints it, a short name or an id), compared. */
 export async function diffPackage(
   oldSide: PackageDiffSide, newSide: PackageDiffSide, ref: string, opts: Pick<OpenPackageOptions, 'engine'> = {},
 ): Promise<PackageDiff> {
-  const read = async (side: PackageDiffSide, label: string) => {
-    const opened = await side.packages.open(ref, opts);
-    const props = await installPackageProperties(side.packages, ref, { ...opts, ...(side.mappings ? { mappings: side.mappings } : {}) });
-    const warnings = [...new Set([...opened.warnings, ...props.warnings])].map((w) => `${label}: ${opened.path}: ${w}`);
-    return { model: opened.model, exports: props.properties.exports, path: opened.path, warnings };
-  };
-  const [a, b] = await Promise.all([read(oldSide, 'old'), read(newSide, 'new')]);
+  const [a, b] = await Promise.all([readPackageSide(oldSide, ref, opts), readPackageSide(newSide, ref, opts)]);
   return {
     package: b.path,
-    changes: [...tableChanges(a.model, b.model), ...propertyChanges(a.exports, b.exports)],
-    warnings: [...a.warnings, ...b.warnings],
+    changes: packageChanges(a, b),
+    warnings: [...a.warnings.map((w) => `old: ${a.path}: ${w}`), ...b.warnings.map((w) => `new: ${b.path}: ${w}`)],
   };
 }
 

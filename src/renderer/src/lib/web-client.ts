@@ -167,6 +167,11 @@ export class WebClient implements PakScopeBridge {
   assetThumbnail(req: ApiRequest<'assetThumbnail'>) { return this.call('assetThumbnail', req); }
   pickSaveFile(req: ApiRequest<'pickSaveFile'>) { return this.call('pickSaveFile', req); }
   saveConversion(req: ApiRequest<'saveConversion'>) { return this.call('saveConversion', req); }
+  compareInstalls(req: ApiRequest<'compareInstalls'>) { return this.call('compareInstalls', req); }
+  closeComparison(req: ApiRequest<'closeComparison'>) { return this.call('closeComparison', req); }
+  comparisonDir(req: ApiRequest<'comparisonDir'>) { return this.call('comparisonDir', req); }
+  comparisonChanges(req: ApiRequest<'comparisonChanges'>) { return this.call('comparisonChanges', req); }
+  comparePackage(req: ApiRequest<'comparePackage'>) { return this.call('comparePackage', req); }
 
   onEvent(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener);
