@@ -7,6 +7,7 @@
 import { tick } from 'svelte';
 import type { AppInfo, ContainerSummary, FileDetails, InstallSummary, MenuCommand, TreeEntry } from '../../../shared/api.js';
 import { rememberOpenPath, type Bridge } from './api.js';
+import { CompareState, type CompareRequest } from './compare-state.svelte.js';
 import { withConfirmation } from './confirm-path.js';
 import { NavHistory } from './nav-history.js';
 import { cycle, neighbourAfterClose, newTab, replaceTab, type PackageTab } from './package-tabs.js';
@@ -88,6 +89,9 @@ export class AppState {
   recentOpen = $state(false);
   pathInput = $state('');
   keysOpen = $state(false);
+  /** "Compare with…": the dialog, then the comparison of the shown install with another build. */
+  compareOpen = $state(false);
+  compare = $state.raw<CompareState | null>(null);
   exporting = $state.raw<ExportRequest | null>(null);
   /** Browser mode: the host stopped answering (the page retries quietly). */
   connectionLost = $state(false);
@@ -194,6 +198,7 @@ export class AppState {
     const install = this.install;
     if (!install || this.opening || this.exporting) return; // an open Export dialog is closed first
     this.tree.clear();
+    await this.stopCompare();
     this.install = null;
     this.selectedContainer = null;
     this.keysOpen = false;
@@ -208,8 +213,31 @@ export class AppState {
     }
   }
 
+  // ---- comparing with another build ----
+  /** Compares the shown install with the build at `req.path`; what went wrong is thrown for the dialog to show. */
+  async startCompare(req: CompareRequest): Promise<void> {
+    if (!this.install) return;
+    const c = new CompareState(this.api, this.electron, this.install.id);
+    try {
+      await c.start(req);
+    } catch (e) {
+      await c.close();
+      throw e;
+    }
+    await this.compare?.close();
+    this.compare = c;
+    this.compareOpen = false;
+  }
+
+  async stopCompare(): Promise<void> {
+    const c = this.compare;
+    this.compare = null;
+    await c?.close();
+  }
+
   /** A newly opened (or re-opened) install starts with no package tabs and no history. */
   #forgetPlaces(): void {
+    void this.stopCompare();
     this.tabs = [];
     this.activeTab = null;
     this.#history.clear();

@@ -1,0 +1,71 @@
+/**
+ * End to end in Chromium: `npm run web` on the cue58 Patch/Pak folder (base + _P), compared with
+ * the base .pak alone through "Compare with…". The comparison's tree marks the patched files and
+ * counts them in every folder above, "changes only" hides the rest, and the patched package opens
+ * side by side: Integer 100 -> 200 (CUE4Parse's FixturePatchPrecedenceTests), both JSON documents
+ * in Monaco's diff editor. Screenshots in test-artifacts/e2e-compare*.png.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpus } from '../support/corpus.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+
+const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
+const PATCH_PAK = corpus('cue58/Patch/Pak');
+const FOLDER = 'CUE4ParseFixtures/Content/PatchFixtures';
+
+describe.skipIf(skipBrowser)('comparing two builds in Chromium (browser host)', () => {
+  const web = useWebSession(PATCH_PAK);
+
+  it('compares with the base build, marks the patched files, and opens the patched package side by side', async () => {
+    const { page } = web;
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('tree').locator('.row').count()).toBeGreaterThan(0);
+
+    await page.getByTestId('compare-open').click();
+    await page.getByTestId('compare-path').fill(`${PATCH_PAK}/CUE4ParseFixtures-PatchBase.pak`);
+    await page.getByTestId('compare-start').click();
+    await poll(() => page.getByTestId('compare-totals').textContent()).toContain('2 changed');
+    expect(await page.getByTestId('compare-totals').textContent()).toMatch(/0 added\s*0 removed\s*0 moved\s*2 unchanged/);
+
+    const tree = page.getByTestId('compare-pane').getByTestId('tree');
+    const row = (path: string) => tree.locator(`.row[data-path="${path}"]`);
+    await poll(() => row('CUE4ParseFixtures').getAttribute('data-change')).toBe('changed');
+    expect((await row('CUE4ParseFixtures').locator('.changes').textContent())?.trim()).toBe('~2');
+    await row('CUE4ParseFixtures').click();
+    await row('CUE4ParseFixtures/Content').click();
+    await row(FOLDER).click();
+    // Changes only (on at first): the two patched files.
+    await poll(() => tree.locator(`.row[data-path^="${FOLDER}/"]`).evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-path'), r.getAttribute('data-change')])))
+      .toEqual([[`${FOLDER}/DA_PatchTarget.uasset`, 'changed'], [`${FOLDER}/DA_PatchTarget.uexp`, 'changed']]);
+    await page.getByTestId('compare-changes-only').uncheck();
+    await row('CUE4ParseFixtures').click(); // the tree is listed again: open the folders again
+    await row('CUE4ParseFixtures/Content').click();
+    await row(FOLDER).click();
+    await poll(() => tree.locator(`.row[data-path^="${FOLDER}/"]`).count()).toBe(4);
+    expect(await row(`${FOLDER}/DA_PatchReferencer.uasset`).getAttribute('data-change')).toBeNull();
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-compare-tree.png') });
+
+    await row(`${FOLDER}/DA_PatchTarget.uasset`).dblclick();
+    const changes = page.getByTestId('package-changes');
+    await poll(() => changes.locator('tr').evaluateAll((rs) => rs.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))))
+      .toContainEqual(['DA_PatchTarget.Integer', '100', '200']);
+    expect(await changes.textContent()).toContain('"Patch version"');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-compare-package.png') });
+    await page.getByRole('tab', { name: /^Properties/ }).click();
+    await poll(() => page.getByTestId('properties-old').locator('.prop.mark').allTextContents()).toContain('Integer = 100');
+    expect(await page.getByTestId('properties-new').locator('.prop.mark').allTextContents()).toContain('Integer = 200');
+    expect(await page.getByTestId('properties-new').locator('.prop:not(.mark)').count()).toBe(0);
+
+    await page.getByTestId('package-diff-json').click();
+    await poll(() => page.getByTestId('json-diff').getAttribute('data-ready')).toBe('true');
+    // Monaco's diff editor side by side: two editors, the changed lines marked on both sides.
+    await poll(() => page.locator('.monaco-diff-editor.side-by-side .editor.original, .monaco-diff-editor.side-by-side .editor.modified').count()).toBe(2);
+    await poll(() => page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-compare-json.png') });
+
+    await page.getByTestId('compare-stop').click();
+    await poll(() => page.getByTestId('compare-pane').count()).toBe(0);
+    expect(web.problems).toEqual([]);
+  }, 120_000);
+});
