@@ -382,7 +382,7 @@ export class Backend implements PakScopeApi {
 
   // ---- properties and mappings (properties.ts) ----
 
-  async packageProperties(req: { installId: string; path: string; engine?: string }): Promise<PackagePropertiesView> {
+  async packageProperties(req: { installId: string; path: string; engine?: string; culture?: string }): Promise<PackagePropertiesView> {
     const { entry, install } = await this.opened(req.installId);
     return this.properties.view(req.installId, install, req, await this.mappings.forInstall(entry.root));
   }

@@ -4,8 +4,9 @@
  * install holds.
  */
 import { parseAssetRegistry } from '../core/asset-registry/read.js';
-import { locresPaths, readLocresFile } from '../core/assets/locres/install.js';
-import { LocresVersion, parseLocmeta } from '../core/assets/locres/read.js';
+import { gatherCultures, locresPaths, readLocresFile } from '../core/assets/locres/install.js';
+import type { CultureTexts } from '../core/assets/locres/localize.js';
+import { cultureOf, LocresVersion, parseLocmeta } from '../core/assets/locres/read.js';
 import type { Install } from '../core/install/install.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { LocalizationView, RegistryView } from '../shared/data-api.js';
@@ -33,6 +34,17 @@ async function nativeCultureOf(install: Install, target: string): Promise<string
   } catch {
     return null;
   }
+}
+
+/** The cultures the install's .locres files are of, sorted. */
+export function installCultures(install: Install): string[] {
+  return [...new Set(locresPaths(install).map(cultureOf))].sort();
+}
+
+/** Every translation of `culture` the install's .locres files hold (files that do not read are left out). */
+export async function readCultureTexts(install: Install, culture: string): Promise<CultureTexts> {
+  const files = await Promise.all(locresPaths(install).filter((p) => cultureOf(p).toLowerCase() === culture.toLowerCase()).map((p) => readLocresFile(install, p)));
+  return Object.values(gatherCultures(files))[0] ?? {};
 }
 
 /** Every culture of the target `path` belongs to (or of the whole install for ""), side by side. */

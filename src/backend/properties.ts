@@ -13,7 +13,9 @@ import type { Install } from '../core/install/install.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { PackageModel } from '../core/package-model.js';
 import { installPackageProperties } from '../core/properties/open.js';
-import type { ExportProperties, PropertyValue } from '../core/properties/types.js';
+import type { ExportProperties, PropertyValue, TextKey } from '../core/properties/types.js';
+import { localizeTexts, type CultureTexts } from '../core/assets/locres/localize.js';
+import { installCultures, readCultureTexts } from './game-data.js';
 import { parseUsmap } from '../core/usmap/parse.js';
 import type { Usmap } from '../core/usmap/types.js';
 import type { ExportPropertiesView, MappingsStatus, PackagePropertiesView, PropertyLink } from '../shared/package-api.js';
@@ -150,27 +152,45 @@ export class PropertiesService {
   /** Recent views per InstallPackages (a new one, after keys unlock containers, starts empty). */
   private readonly views = new WeakMap<InstallPackages, Map<string, Promise<PackagePropertiesView>>>();
 
+  /** One culture's translations per install, gathered from its .locres files once. */
+  private readonly cultures = new WeakMap<Install, Map<string, Promise<CultureTexts>>>();
+
   constructor(private readonly packages: PackageService) {}
 
+  private cultureTexts(install: Install, culture: string): Promise<CultureTexts> {
+    let byCulture = this.cultures.get(install);
+    if (!byCulture) this.cultures.set(install, (byCulture = new Map()));
+    let texts = byCulture.get(culture.toLowerCase());
+    if (!texts) {
+      texts = readCultureTexts(install, culture);
+      byCulture.set(culture.toLowerCase(), texts);
+    }
+    return texts;
+  }
+
   async view(
-    installId: string, install: Install, req: { path: string; engine?: string }, mappings: { path: string; usmap?: Usmap; error?: string } | null,
+    installId: string, install: Install, req: { path: string; engine?: string; culture?: string }, mappings: { path: string; usmap?: Usmap; error?: string } | null,
   ): Promise<PackagePropertiesView> {
     const packages = this.packages.packagesOf(installId, install);
     const engine = req.engine?.trim() || undefined;
     const loc = this.packages.locate(packages, req.path);
     const usmap = mappings?.usmap;
-    const key = `${loc.path}|${engine ?? ''}|${usmap ? mappings!.path : ''}`;
+    const culture = req.culture?.trim() || undefined;
+    const key = `${loc.path}|${engine ?? ''}|${usmap ? mappings!.path : ''}|${culture ?? ''}`;
     let cache = this.views.get(packages);
     if (!cache) this.views.set(packages, (cache = new Map()));
     const known = cache.get(key);
     if (known) return known;
     const made = (async (): Promise<PackagePropertiesView> => {
       const ref = loc.path.startsWith('#') ? loc.path.slice(1) : loc.path;
+      const textKeys: TextKey[] = [];
       const [opened, props] = await Promise.all([
         packages.open(loc, engine !== undefined ? { engine } : {}),
-        installPackageProperties(packages, ref, { ...(usmap ? { mappings: usmap } : {}), ...(engine !== undefined ? { engine } : {}), offsets: true }),
+        installPackageProperties(packages, ref, { ...(usmap ? { mappings: usmap } : {}), ...(engine !== undefined ? { engine } : {}), offsets: true, textKeys }),
       ]);
       const model = opened.model;
+      const cultures = installCultures(install);
+      const localizedTexts = culture !== undefined ? localizeTexts(props.properties.exports, textKeys, await this.cultureTexts(install, culture), culture) : 0;
       const exports = props.properties.exports.map((e) => exportView(model, e));
       return {
         installId,
@@ -180,6 +200,9 @@ export class PropertiesService {
         exports,
         links: linksOf(packages, model, exports),
         mappings: usmap ? mappings!.path : null,
+        cultures,
+        culture: culture ?? null,
+        localizedTexts,
         mappingsNeeded: exports.some((e) => e.encoding === 'unversioned' && (e.notes ?? []).some((n) => n.includes('mappings file'))),
         warnings: [...new Set([...opened.warnings, ...props.warnings, ...(mappings?.error ? [`the mappings ${mappings.path} do not read: ${mappings.error}`] : [])])],
       };

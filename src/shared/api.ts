@@ -156,7 +156,7 @@ export interface PakScopeApi {
   graphFind(req: { installId: string; query: string; limit?: number }): Promise<GraphFindView>;
   // ---- properties and mappings (backend/properties.ts) ----
   /** Every export's properties with their byte ranges; unversioned ones read with the install's mappings. */
-  packageProperties(req: { installId: string; path: string; engine?: string }): Promise<PackagePropertiesView>;
+  packageProperties(req: { installId: string; path: string; engine?: string; culture?: string }): Promise<PackagePropertiesView>;
   /** The mappings (.usmap) remembered for the install. */
   mappingsStatus(req: { installId: string }): Promise<MappingsStatus>;
   /**
@@ -366,7 +366,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   graphStats: { installId: 'string' },
   graphPath: { installId: 'string', from: 'string', to: 'string' },
   graphFind: { installId: 'string', query: 'string', limit: 'number?' },
-  packageProperties: { installId: 'string', path: 'string', engine: 'string?' },
+  packageProperties: { installId: 'string', path: 'string', engine: 'string?', culture: 'string?' },
   mappingsStatus: { installId: 'string' },
   setMappings: { installId: 'string', path: 'string', confirmed: 'boolean?' },
   pickMappings: { installId: 'string' },

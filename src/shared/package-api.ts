@@ -175,6 +175,12 @@ export interface PackagePropertiesView {
   links: Record<string, PropertyLink>;
   /** The .usmap unversioned properties were read with; null when none is chosen for the install. */
   mappings: string | null;
+  /** The cultures of the install's .locres files: what texts can be shown in. */
+  cultures: string[];
+  /** The culture literal texts are shown in (their entries note the stored string); null: as stored. */
+  culture: string | null;
+  /** How many texts the culture translated. */
+  localizedTexts: number;
   /** Some export's unversioned properties could not be read for want of mappings. */
   mappingsNeeded: boolean;
   /** What the reader could not name or read. */

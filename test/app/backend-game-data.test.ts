@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
-import { FRENCH, LOCALIZATION, LOCRES_NS, makeGameDataInstall } from '../support/game-data-install.js';
+import { FRENCH, FRENCH_TEXT, LOCALIZATION, LOCRES_NS, makeGameDataInstall } from '../support/game-data-install.js';
 
 const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
 let configDir: string;
@@ -71,5 +71,26 @@ describe('assetRegistry', () => {
     await expect(backend.assetRegistry({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' })).rejects.toThrow(/DefaultGame\.ini: asset registry header at byte 0: no asset registry version GUID/);
     expect(() => validateRequest('assetRegistry', { installId, path: 'x', extra: 1 })).toThrow(ApiValidationError);
     expect(() => validateRequest('localization', { installId })).toThrow(ApiValidationError);
+  });
+});
+
+describe('packageProperties in a culture', () => {
+  const DA = 'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset';
+  const text = (v: Awaited<ReturnType<Backend['packageProperties']>>) => v.exports.find((e) => e.name === 'DA_AllProperties')!.properties.find((p) => p.name === 'Text')!;
+
+  it('a literal text the culture translates shows the translation and notes the stored string; as stored without a culture', async () => {
+    const stored = await backend.packageProperties({ installId, path: DA });
+    expect([stored.cultures, stored.culture, stored.localizedTexts]).toEqual([['de', 'en', 'es', 'fr'], null, 0]);
+    // FixturePropertyAssetTests.cs: the stored text.
+    expect(text(stored).value).toBe('Localized-ish fixture text Ω');
+    const fr = await backend.packageProperties({ installId, path: DA, culture: 'fr' });
+    expect([fr.culture, fr.localizedTexts]).toEqual(['fr', 1]);
+    expect(text(fr).value).toBe(FRENCH_TEXT);
+    expect(text(fr).note).toBe('fr; stored: "Localized-ish fixture text Ω"');
+    // de has no entry for the key: as stored.
+    const de = await backend.packageProperties({ installId, path: DA, culture: 'de' });
+    expect([de.localizedTexts, text(de).value]).toEqual([0, 'Localized-ish fixture text Ω']);
+    // The cached view without a culture was not changed by the French one.
+    expect(text(await backend.packageProperties({ installId, path: DA })).value).toBe('Localized-ish fixture text Ω');
   });
 });

@@ -3,14 +3,15 @@
  * containers (test/support/game-data-install.ts). The localization view shows en and de side by
  * side (FixturePakTests.cs's texts), searches every culture, marks the keys a partial French file
  * lacks and names the Spanish file that does not read; the registry view lists the assets,
- * filters by class and opens a package from its link; DefaultGame.ini opens in Monaco as ini.
+ * filters by class and opens a package from its link; DefaultGame.ini opens in Monaco as ini;
+ * DA_AllProperties' Text shows in French when fr is picked for texts.
  * Screenshots in test-artifacts/e2e-localization.png and e2e-registry.png.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCALIZATION, makeGameDataInstall } from '../support/game-data-install.js';
+import { FRENCH_TEXT, LOCALIZATION, makeGameDataInstall } from '../support/game-data-install.js';
 import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
@@ -81,6 +82,24 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
     await poll(() => line.count()).toBeGreaterThan(0);
     await poll(async () => new Set(await line.first().locator('span > span').evaluateAll((s) => s.map((x) => x.className))).size).toBeGreaterThan(1);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-ini.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('texts in a culture: DA_AllProperties\' Text in French when fr is picked, as stored again after', async () => {
+    const { page } = web;
+    await selectFile(page, 'DA_AllProperties', 'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset');
+    await page.keyboard.press('Enter');
+    await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Properties/DA_AllProperties');
+    await page.getByTestId('package-tab-properties').click();
+    const textRow = page.getByTestId('props-tree').locator('.row[data-name="Text"]').first();
+    await poll(() => textRow.locator('.c-value').textContent()).toContain('Localized-ish fixture text Ω');
+    await page.getByTestId('props-culture').selectOption('fr');
+    await poll(() => textRow.locator('.c-value').textContent()).toContain(FRENCH_TEXT);
+    expect(await page.getByTestId('props-localized').textContent()).toBe('1 translated');
+    expect(await textRow.locator('.c-value').getAttribute('title')).toContain('stored: "Localized-ish fixture text Ω"');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-text-culture.png') });
+    await page.getByTestId('props-culture').selectOption('');
+    await poll(() => textRow.locator('.c-value').textContent()).toContain('Localized-ish fixture text Ω');
     expect(web.problems).toEqual([]);
   });
 });

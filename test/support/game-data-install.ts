@@ -3,7 +3,9 @@
  * AssetRegistry.bin) beside the IoStore Tagged containers that hold the registry's packages
  * (symbolic links, the corpus read in place), and a pak written here with a French .locres that
  * translates only two of the fixture keys and a Spanish one whose namespace count runs past its
- * end (bad input: the other cultures still show).
+ * end (bad input: the other cultures still show), and a French file of another target ("Game")
+ * translating DA_AllProperties' Text (its key read from the package's bytes: namespace "",
+ * key 20FFFBF24214E8B5B3E2C0871BFC6523).
  */
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +17,12 @@ export const LOCRES_NS = 'CUE4ParseFixtures.Tests';
 /** What fr.locres holds: two of the five keys. */
 export const FRENCH: Record<string, string> = { CityGreeting: 'Salutations de Francfort', SharedFirst: 'Traduction partagée' };
 export const LOCALIZATION = 'CUE4ParseFixtures/Content/Localization/CUE4ParseFixtures';
+/** DA_AllProperties' Text in French, by its key. */
+export const FRENCH_TEXT = 'Texte presque localisé Ω';
+export const DA_TEXT_KEY = '20FFFBF24214E8B5B3E2C0871BFC6523';
 
 /** A legacy .locres (no magic): u32 namespace count; FString namespace, u32 key count; FString key, u32 source hash, FString text. */
-export function legacyLocres(namespace: string, entries: Record<string, string>): Uint8Array {
+export function legacyLocres(namespaces: Record<string, Record<string, string>>): Uint8Array {
   const out: number[] = [];
   const u32 = (v: number): void => { for (let i = 0; i < 4; i++) out.push((v >>> (8 * i)) & 255); };
   const fstring = (s: string): void => {
@@ -25,13 +30,15 @@ export function legacyLocres(namespace: string, entries: Record<string, string>)
     for (let i = 0; i < s.length; i++) out.push(s.charCodeAt(i) & 255, s.charCodeAt(i) >> 8);
     out.push(0, 0);
   };
-  u32(1);
-  fstring(namespace);
-  u32(Object.keys(entries).length);
-  for (const [k, v] of Object.entries(entries)) {
-    fstring(k);
-    u32(0x1234);
-    fstring(v);
+  u32(Object.keys(namespaces).length);
+  for (const [namespace, entries] of Object.entries(namespaces)) {
+    fstring(namespace);
+    u32(Object.keys(entries).length);
+    for (const [k, v] of Object.entries(entries)) {
+      fstring(k);
+      u32(0x1234);
+      fstring(v);
+    }
   }
   return new Uint8Array(out);
 }
@@ -46,7 +53,8 @@ export function makeGameDataInstall(): string {
     link(`cue58/IoStore/Tagged/global.${ext}`, `global.${ext}`);
   }
   const extra = writePak([
-    { name: 'Content/Localization/CUE4ParseFixtures/fr/CUE4ParseFixtures.locres', data: legacyLocres(LOCRES_NS, FRENCH) },
+    { name: 'Content/Localization/CUE4ParseFixtures/fr/CUE4ParseFixtures.locres', data: legacyLocres({ [LOCRES_NS]: FRENCH }) },
+    { name: 'Content/Localization/Game/fr/Game.locres', data: legacyLocres({ '': { [DA_TEXT_KEY]: FRENCH_TEXT } }) },
     { name: 'Content/Localization/CUE4ParseFixtures/es/CUE4ParseFixtures.locres', data: new Uint8Array([0xff, 0xff, 0xff, 0x0f, 1, 2, 3]) },
   ], { version: 11, mountPoint: '../../../CUE4ParseFixtures/' });
   writeFileSync(join(dir, 'Extra.pak'), extra.bytes);

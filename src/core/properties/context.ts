@@ -5,7 +5,7 @@
 import type { BinaryReader } from '../io/binary-reader.js';
 import type { MappedStruct, MappedType, Usmap } from '../usmap/types.js';
 import type { PropertyReader } from './reader.js';
-import type { PropertyEntry } from './types.js';
+import type { PropertyEntry, TextKey } from './types.js';
 import type { PropertyVersions } from './versions.js';
 
 export interface PropertyContext {
@@ -31,6 +31,8 @@ export interface PropertyContext {
   offsets?: boolean;
   /** Reads an export's native data after its property stream (see NativeDataReader). */
   nativeData?: NativeDataReader;
+  /** Collects the localization key of every literal text read (the app resolves them to a culture's translation). */
+  textKeys?: TextKey[];
 }
 
 /**

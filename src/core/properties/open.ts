@@ -16,7 +16,7 @@ import type { Usmap } from '../usmap/types.js';
 import { resolvePackage } from '../zen/resolve.js';
 import type { ZenPackage } from '../zen/types.js';
 import { uassetProperties, zenProperties } from './package.js';
-import type { PackageProperties } from './types.js';
+import type { PackageProperties, TextKey } from './types.js';
 import type { NativeDataReader } from './context.js';
 import { ue12Properties } from './ue12.js';
 
@@ -28,6 +28,8 @@ export interface OpenPropertiesOptions {
   offsets?: boolean;
   /** Reads each export's native data after its properties (ExportProperties.native). */
   nativeData?: NativeDataReader;
+  /** Collects the localization key of every literal text (PropertyContext.textKeys). */
+  textKeys?: TextKey[];
 }
 
 export interface OpenedProperties {
@@ -58,7 +60,7 @@ export async function installPackageProperties(packages: InstallPackages, ref: s
     const pkg = { ...header, file: loc.path };
     const resolved = resolvePackage(pkg, { scriptObjects: scripts.found?.objects, importedPackages: imported });
     if (!scripts.found && pkg.imports.some((i) => i.kind === 'script')) warnings.push('no global container (global.utoc) found: /Script references are shown by hash');
-    return { properties: zenProperties(pkg, bytes, resolved, { mappings: opts.mappings, engine, offsets: opts.offsets, nativeData: opts.nativeData }), path: loc.path, warnings };
+    return { properties: zenProperties(pkg, bytes, resolved, { mappings: opts.mappings, engine, offsets: opts.offsets, nativeData: opts.nativeData, textKeys: opts.textKeys }), path: loc.path, warnings };
   }
   if (loc.kind === 'ue12') return { properties: ue12Properties(parseUe12Package(bytes, loc.path), bytes, { offsets: opts.offsets }), path: loc.path, warnings };
   if (detectClassicPackage(bytes).kind === 'unknown') {
@@ -74,7 +76,7 @@ export async function installPackageProperties(packages: InstallPackages, ref: s
     ...(loc.packageName !== undefined ? { packageName: loc.packageName } : {}),
   });
   warnings.push(...pkg.warnings);
-  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets, nativeData: opts.nativeData }), path: loc.path, warnings };
+  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets, nativeData: opts.nativeData, textKeys: opts.textKeys }), path: loc.path, warnings };
 }
 
 /** Reads the properties of every export of one package file on disk. */
@@ -94,7 +96,7 @@ export async function packageFileProperties(path: string, opts: OpenPropertiesOp
   }
   const pkg = parseUAsset(bytes, path, { ...(opts.engine !== undefined ? { engine: opts.engine } : {}), ...(uexp ? { uexpSize: uexp.length } : {}) });
   warnings.push(...pkg.warnings);
-  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets, nativeData: opts.nativeData }), path, warnings };
+  return { properties: uassetProperties(pkg, bytes, uexp, { mappings: opts.mappings, offsets: opts.offsets, nativeData: opts.nativeData, textKeys: opts.textKeys }), path, warnings };
 }
 
 /**
@@ -111,5 +113,5 @@ function zenFileProperties(bytes: Uint8Array, path: string, opts: OpenProperties
     return undefined;
   }
   const warnings = [`read as a Zen package with the ${ZenLayout[pkg.layout]} layout; /Script references are shown by hash (no global container)`];
-  return { properties: zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine, offsets: opts.offsets, nativeData: opts.nativeData }), path, warnings };
+  return { properties: zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine, offsets: opts.offsets, nativeData: opts.nativeData, textKeys: opts.textKeys }), path, warnings };
 }

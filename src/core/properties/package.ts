@@ -11,7 +11,7 @@ import type { ResolvedPackage } from '../zen/resolve.js';
 import type { ZenPackage } from '../zen/types.js';
 import type { NativeDataReader, PropertyContext } from './context.js';
 import { readObjectProperties } from './object.js';
-import type { PackageProperties } from './types.js';
+import type { PackageProperties, TextKey } from './types.js';
 import type { PropertyVersions } from './versions.js';
 
 export interface ReadPropertiesOptions {
@@ -23,6 +23,8 @@ export interface ReadPropertiesOptions {
   offsets?: boolean;
   /** Reads each export's native data after its properties (ExportProperties.native). */
   nativeData?: NativeDataReader;
+  /** Collects the localization key of every literal text (PropertyContext.textKeys). */
+  textKeys?: TextKey[];
 }
 
 const isUnversioned = (packageFlags: number): boolean => (packageFlags & PackageFlags.PKG_UnversionedProperties) !== 0;
@@ -47,6 +49,7 @@ export function uassetProperties(pkg: UAssetPackage, bytes: Uint8Array, uexp?: U
     mappings: opts.mappings,
     offsets: opts.offsets,
     ...(opts.nativeData ? { nativeData: opts.nativeData } : {}),
+    ...(opts.textKeys ? { textKeys: opts.textKeys } : {}),
   };
   const uexpName = pkg.fileName.replace(/\.(uasset|umap)$/i, '') + '.uexp';
   const objects = pkg.exports.map((e) => {
@@ -90,6 +93,7 @@ export function zenProperties(pkg: ZenPackage, chunk: Uint8Array, resolved: Reso
     mappings: opts.mappings,
     offsets: opts.offsets,
     ...(opts.nativeData ? { nativeData: opts.nativeData } : {}),
+    ...(opts.textKeys ? { textKeys: opts.textKeys } : {}),
   };
   const objects = pkg.exports.map((e) => {
     const r = resolved.exports[e.index];

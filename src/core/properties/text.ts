@@ -58,7 +58,7 @@ export function readText(pr: PropertyReader, r: BinaryReader, depth = 0): Proper
     case 'Base': {
       const namespace = r.fstring(), key = r.fstring(), source = r.fstring();
       if (hasTextDevNotes(v)) r.fstring();
-      void namespace; void key;
+      pr.ctx.textKeys?.push({ namespace, key, source });
       return source;
     }
     case 'NamedFormat': {

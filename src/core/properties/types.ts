@@ -73,6 +73,14 @@ export interface ExportProperties {
   notes?: string[];
 }
 
+/** A literal text's localization key (FText Base history), as the localization files (.locres) key their translations. */
+export interface TextKey {
+  namespace: string;
+  key: string;
+  /** The source string the package stores (the value `props` shows). */
+  source: string;
+}
+
 export interface PackageProperties {
   /** Package name ("/Game/Maps/Entry"). */
   package: string;
