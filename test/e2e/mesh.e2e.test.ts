@@ -3,8 +3,10 @@
  * install. Opens SM_Fixture on its Mesh tab: the facts (6 vertices, 2 triangles, 2 sections, 2 UV
  * channels, 100 x 100 x 20 cm), the mesh drawn (pixels other than the background), orbit by a
  * drag (the picture changes), LOD 1, wireframe and the UV checker, Save as glTF (.glb) (the file
- * passes the Khronos validator); then SK_Fixture with its bones and their names. Screenshots go to
- * test-artifacts/. Any console error fails.
+ * passes the Khronos validator); then SK_Fixture with its bones and their names, its morph
+ * target and LOD 1, and SKEL_Fixture (bones only); and a grid of a million triangles (the API's
+ * answers swapped in the page) drawn and orbited. Screenshots go to test-artifacts/. Any console
+ * error fails.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -108,6 +110,63 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     const glb = new Uint8Array(await readFile(file));
     expect((await validateGlb(glb)).errors).toEqual([]);
     expect(parseGlb(glb).json.meshes[0].primitives).toHaveLength(2);
+    expect(web.problems).toEqual([]);
+  });
+});
+
+describe.skipIf(skipBrowser)('skeletal meshes in Chromium (browser host, WebGL)', () => {
+  const web = useWebSession(UNCOMPRESSED, WEBGL_ARGS);
+
+  it('shows SK_Fixture with its bones and their names, moves its morph target, switches LOD', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    await openFromTree(page, 'SK_Fixture', `${MESHES}/SK_Fixture.uasset`);
+    await page.getByTestId('open-package').click();
+    await poll(() => page.getByTestId('package-tab-view-mesh').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.getByTestId('mesh-bone-count').textContent()).toBe('3');
+    // The issue's skeleton: Root, Joint_1, Joint_2 (parents -1, 0, 1); LOD vertex counts 6 and 3; Morph_Fixture.
+    expect(await page.getByTestId('mesh-bone-list').locator('li').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
+    expect(await page.getByTestId('mesh-bone-list').locator('li').evaluateAll((li) => li.map((l) => l.getAttribute('title')))).toEqual(['parent -1', 'parent 0', 'parent 1']);
+    expect(await page.getByTestId('mesh-vertices').textContent()).toBe('6');
+    expect(await page.getByTestId('mesh-morphs').textContent()).toContain('Morph_Fixture');
+    const canvas = page.getByTestId('mesh-canvas');
+    await poll(() => canvas.getAttribute('data-vertices')).toBe('6');
+    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(3000);
+
+    // Bones on: three names drawn beside their joints, inside the canvas.
+    await page.getByTestId('mesh-bones').check();
+    const labels = page.locator('.labels .label.bone');
+    await poll(() => labels.allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
+    const box = (await canvas.boundingBox())!;
+    for (const l of await labels.all()) {
+      const b = (await l.boundingBox())!;
+      expect(b.x >= box.x && b.x <= box.x + box.width && b.y >= box.y && b.y <= box.y + box.height).toBe(true);
+    }
+    const before = await canvasPixels(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeletal-bones.png') });
+
+    // The morph target at full weight moves vertices: the picture changes.
+    await page.getByTestId('mesh-morph-0').fill('1');
+    await poll(async () => (await canvasPixels(page)).hash).not.toBe(before.hash);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeletal-morph.png') });
+
+    // LOD 1: 3 vertices.
+    await page.getByTestId('mesh-lod').selectOption('1');
+    await poll(() => canvas.getAttribute('data-vertices')).toBe('3');
+    expect(await page.getByTestId('mesh-vertices').textContent()).toBe('3');
+    expect(web.problems).toEqual([]);
+  });
+
+  it('shows SKEL_Fixture, a skeleton alone, as its bones', async () => {
+    const { page } = web;
+    // The package view is open: a package picked in the tree opens in it.
+    await openFromTree(page, 'SKEL_Fixture', 'CUE4ParseFixtures/Content/Fixtures/Animations/SKEL_Fixture.uasset');
+    await poll(() => page.getByTestId('mesh-bone-count').textContent()).toBe('3');
+    expect(await page.getByTestId('mesh-lod').count()).toBe(0);
+    await poll(() => page.locator('.labels .label.bone').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeleton.png') });
     expect(web.problems).toEqual([]);
   });
 });
