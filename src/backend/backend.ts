@@ -18,12 +18,15 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundCueView, SoundView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
 import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js';
 import { wemSound } from '../core/assets/sound/wwise/wem.js';
+import { parseBank } from '../core/assets/sound/wwise/bank.js';
+import { installWwiseNames } from '../core/assets/sound/wwise/install-names.js';
+import { bankListing, bankMediaSound } from '../core/assets/sound/wwise/soundbank.js';
 import { assetKindOfFile } from '../core/assets/index.js';
 import type { LocalizationView, RegistryView } from '../shared/data-api.js';
 import type { Sound } from '../core/assets/sound/types.js';
@@ -436,6 +439,14 @@ export class Backend implements PakScopeApi {
     };
   }
 
+  async soundBank(req: AssetRequest): Promise<SoundBankView> {
+    const install = await this.install(req.installId);
+    const { path, bytes } = await this.plainBytes(install, req.path);
+    const bank = parseBank(bytes, path);
+    const names = await installWwiseNames(install, path, bank.events.map((e) => e.id));
+    return { path, ...bankListing(bytes, path, names) };
+  }
+
   async soundInfo(req: AssetRequest): Promise<SoundView> {
     return soundView(await this.readSoundOf(await this.install(req.installId), req), req.path, undefined, poolOf(this.opts.decoder));
   }
@@ -501,10 +512,16 @@ export class Backend implements PakScopeApi {
 
   /** The sound of a package as the sound kind reads it, with the install's mappings; or a plain .wem file. */
   private async readSoundOf(install: Install, req: AssetRequest): Promise<Sound> {
-    if (assetKindOfFile(req.path)?.kind === 'sound') {
-      const file = this.file(install, req.path);
-      const winner = file.providers[0]!;
-      return wemSound(await winner.archive.read(winner.file.ref), baseName(file.path), file.path);
+    const plain = assetKindOfFile(req.path)?.kind;
+    if (plain === 'sound') {
+      const { path, bytes } = await this.plainBytes(install, req.path);
+      return wemSound(bytes, baseName(path), path);
+    }
+    if (plain === 'soundbank') {
+      if (req.mediaId === undefined) throw new RequestError(`${req.path} is a sound bank: name one of its media (mediaId)`);
+      const { path, bytes } = await this.plainBytes(install, req.path);
+      const names = await installWwiseNames(install, path, []);
+      return bankMediaSound(bytes, path, req.mediaId, names);
     }
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
@@ -564,6 +581,13 @@ export class Backend implements PakScopeApi {
     const entry = this.installs.get(id);
     if (!entry) throw new RequestError(`no open install with id "${id}" (it was closed; open it again)`, 404);
     return (await entry.ready).install;
+  }
+
+  /** A plain file's bytes (a .wem, a .bnk), read whole. */
+  private async plainBytes(install: Install, path: string): Promise<{ path: string; bytes: Uint8Array }> {
+    const file = this.file(install, path);
+    const winner = file.providers[0]!;
+    return { path: file.path, bytes: await winner.archive.read(winner.file.ref) };
   }
 
   private file(install: Install, path: string) {

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { assetKindOfFile, type AssetKind, type AssetSource, type ConvertOptions, type PlainFile } from '../core/assets/registry.js';
 import { isContainerFile } from '../core/install/scan.js';
+import type { Install } from '../core/install/install.js';
 import { InstallPackages, openPackageFile } from '../core/package/open-package.js';
 import { COMPANION_EXTENSIONS, extensionOf } from '../core/package/package-files.js';
 import type { PackageModel } from '../core/package-model.js';
@@ -54,7 +55,7 @@ export async function withAssetPackage<T>(
  * for anything else (a package), so the command goes on as for a package. `read` gets its bytes.
  */
 export async function withPlainFile<T>(
-  session: Session, args: string[], kind: string, command: string, read: (file: PlainFile, asset: AssetKind) => Promise<T>,
+  session: Session, args: string[], kind: string, command: string, read: (file: PlainFile, asset: AssetKind, install?: Install) => Promise<T>,
 ): Promise<{ value: T } | { value: undefined; failed: true } | undefined> {
   const target = args[args.length - 1]!;
   const asset = assetKindOfFile(target);
@@ -69,7 +70,7 @@ export async function withPlainFile<T>(
     const file = install.file(target);
     if (!file) throw new UsageError(`no file "${target}" in ${args[0]}`, command);
     const winner = file.providers[0]!;
-    return { value: await read({ path: file.path, bytes: await winner.archive.read(winner.file.ref) }, asset) };
+    return { value: await read({ path: file.path, bytes: await winner.archive.read(winner.file.ref) }, asset, install) };
   } finally {
     await install.close();
   }

@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundCueView, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryView } from './data-api.js';
@@ -175,6 +175,8 @@ export interface PakScopeApi {
   soundInfo(req: AssetRequest): Promise<SoundView>;
   /** A SoundCue's node graph: volume, pitch, its nodes with their children and settings, each wave player's sound. */
   soundCue(req: AssetRequest): Promise<SoundCueView>;
+  /** A Wwise sound bank (.bnk): its events (named where the install's metadata names them) and embedded media. */
+  soundBank(req: AssetRequest): Promise<SoundBankView>;
   /** A mesh's facts (LODs with their counts and sections, bones, morph targets, sockets, materials, bounds), what the mesh view shows beside it. */
   meshInfo(req: AssetRequest): Promise<MeshView>;
   /** One LOD's vertices, indices and morph target deltas as typed-array bytes, in the view's axes. */
@@ -335,7 +337,7 @@ export class ApiValidationError extends Error {
 
 type Shape = Record<string, 'string' | 'string?' | 'number?' | 'boolean?' | 'string[]' | 'string[]?' | 'paths' | ['enum' | 'enum?', ...string[]]>;
 
-const ASSET: Shape = { installId: 'string', path: 'string', exportIndex: 'number?', engine: 'string?' };
+const ASSET: Shape = { installId: 'string', path: 'string', exportIndex: 'number?', engine: 'string?', mediaId: 'number?' };
 
 const SHAPES: Record<ApiMethod, Shape | null> = {
   appInfo: null,
@@ -373,6 +375,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   textureInfo: ASSET,
   soundInfo: ASSET,
   soundCue: ASSET,
+  soundBank: ASSET,
   meshInfo: ASSET,
   meshGeometry: { ...ASSET, lod: 'number?' },
   assetText: ASSET,
@@ -381,14 +384,14 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },
   assetRegistry: { installId: 'string', path: 'string' },
-  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'] },
+  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb'] },
   compareInstalls: { oldId: 'string', newId: 'string' },
   closeComparison: { comparisonId: 'string' },
   comparisonDir: { comparisonId: 'string', path: 'string', changesOnly: 'boolean?' },
   comparisonChanges: { comparisonId: 'string', format: ['enum', 'csv', 'json'] },
   comparePackage: { comparisonId: 'string', path: 'string' },
   saveConversion: {
-    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },
 };
 

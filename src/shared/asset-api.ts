@@ -32,6 +32,8 @@ export interface AssetRequest {
   exportIndex?: number;
   /** The engine release for an unversioned package, as openPackage takes it. */
   engine?: string;
+  /** A Wwise sound bank (.bnk): the embedded medium (its id) the request is about. */
+  mediaId?: number;
 }
 
 /** A text an export holds (a UE1/2 class's UnrealScript source in its ScriptText), for the text view. */
@@ -134,6 +136,20 @@ export interface AssetThumbnail {
   image?: { width: number; height: number; rgba: Uint8Array };
   /** Why it could not be read or decoded. */
   error?: string;
+}
+
+/**
+ * A Wwise sound bank for the bank view: its events, named where the install's SoundbanksInfo
+ * metadata or asset names give a name, each with the media its play actions reach, and its
+ * embedded media (each playable through soundInfo with `mediaId`).
+ */
+export interface SoundBankView {
+  path: string;
+  version: number;
+  bankId: number;
+  events: { id: number; name: string | null; media: number[] }[];
+  media: { id: number; bytes: number; codec: string; name: string | null; samples: number; sampleRate: number; channels: number }[];
+  notes: string[];
 }
 
 /** A sound's facts for the sound view, with its decoded WAV when PakScope decodes its format. */

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { loadWwise, wwiseExpected } from '../support/wwise-corpus.js';
-import { WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
+import { TEST_BANK, WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
+import { validateRequest } from '../../src/shared/api.js';
+import { createHash } from 'node:crypto';
 
 const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
 let dir: string;
@@ -52,5 +54,25 @@ describe('Wwise media in the backend', () => {
     const wem = join(out, 'hit.wem');
     await backend.saveConversion({ installId, path: WEM_VORBIS, format: 'wem', destination: wem });
     expect(Buffer.from(await readFile(wem)).equals(Buffer.from(loadWwise('surface_hits_medium_hard_01_3F75BDB9.wem')))).toBe(true);
+  });
+});
+
+describe('Wwise sound banks in the backend', () => {
+  it('a .bnk\'s details name the soundbank view; soundBank lists its event (named by the SoundbanksInfo.json of the install) and medium', async () => {
+    expect((await backend.fileDetails({ installId, path: TEST_BANK })).view).toBe('soundbank');
+    const v = await backend.soundBank({ installId, path: TEST_BANK });
+    expect([v.version, v.bankId]).toEqual([140, 3157003241]);
+    expect(v.events).toEqual([{ id: 3187507146, name: 'Play_Test', media: [799259675] }]);
+    expect(v.media).toEqual([{ id: 799259675, bytes: 71744, codec: 'PCM', name: '金币.wav', samples: 17920, sampleRate: 16000, channels: 2 }]);
+  });
+
+  it('soundInfo and saveConversion of one medium (mediaId): PCM byte for byte as ffmpeg read it', async () => {
+    const want = wwiseExpected()['Test.bnk#799259675']!;
+    const v = await backend.soundInfo(validateRequest('soundInfo', { installId, path: TEST_BANK, mediaId: 799259675 }));
+    expect([v.name, v.codec, v.samples]).toEqual(['金币', 'PCM', want.frames]);
+    const wav = join(out, 'coin.wav');
+    await backend.saveConversion(validateRequest('saveConversion', { installId, path: TEST_BANK, mediaId: 799259675, format: 'wav', destination: wav }));
+    expect(createHash('sha256').update((await readFile(wav)).subarray(44)).digest('hex')).toBe(want.sha256);
+    await expect(backend.soundInfo({ installId, path: TEST_BANK })).rejects.toThrow(/name one of its media/);
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
-import { WEM_VORBIS, WEM_VORBIS_48K, writeWwisePak } from '../support/wwise-pak.js';
+import { LE3_BANK, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwisePak } from '../support/wwise-pak.js';
 import { buildCli, pakscope } from './run-cli.js';
 
 let temp: string;
@@ -53,5 +53,43 @@ describe('pakscope audio on Wwise media', () => {
     expect((await readdir(media)).sort()).toEqual(['apcr_armor_not_pierce_small_01.wav', 'surface_hits_medium_hard_01.wav']);
     const want = expected['surface_hits_medium_hard_01_3F75BDB9.wem']!;
     expect((await readFile(join(media, 'surface_hits_medium_hard_01.wav'))).readUInt32LE(40)).toBe(want.frames * want.channels * 2);
+  });
+});
+
+describe('pakscope audio on Wwise sound banks', () => {
+  it('--json lists events (named from SoundbanksInfo.json beside the bank) and media, on disk and in a pak', async () => {
+    const want = { events: [{ id: 3187507146, name: 'Play_Test', media: [799259675] }], media: [{ id: 799259675, bytes: 71744, codec: 'PCM' }] };
+    const [disk, packed] = await Promise.all([
+      pakscope(['audio', wwiseFile('Test.bnk'), '--json']),
+      pakscope(['audio', pak, TEST_BANK, '--json']),
+    ]);
+    expect([disk.code, packed.code]).toEqual([0, 0]);
+    expect(JSON.parse(disk.out)).toEqual(want);
+    expect(JSON.parse(packed.out)).toEqual(want);
+  });
+
+  it('a bank without metadata: names null; --media ID -o x.wav decodes one medium (ffmpeg\'s figures)', async () => {
+    const r = await pakscope(['audio', pak, LE3_BANK, '--json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as { events: { name: string | null }[]; media: { codec: string }[] };
+    expect(json.events).toHaveLength(45);
+    expect(json.events.every((e) => e.name === null)).toBe(true);
+    expect(new Set(json.media.map((m) => m.codec))).toEqual(new Set(['VORBIS']));
+    const want = expected['LE3_v134_1.bnk#6098048']!;
+    const wav = join(temp, 'le3.wav');
+    expect((await pakscope(['audio', pak, LE3_BANK, '--media', '6098048', '-o', wav])).code).toBe(0);
+    const b = await readFile(wav);
+    expect([b.readUInt16LE(22), b.readUInt32LE(24), b.readUInt32LE(40)]).toEqual([want.channels, want.rate, want.frames * want.channels * 2]);
+  });
+
+  it('refusals: -o without --media, a medium the bank lacks, --media of a .wem', async () => {
+    const a = await pakscope(['audio', wwiseFile('Test.bnk'), '-o', join(temp, 'x.wav')]);
+    expect(a.code).not.toBe(0);
+    expect(a.stderr).toContain('--media ID');
+    const b = await pakscope(['audio', wwiseFile('Test.bnk'), '--media', '5']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('the bank has no medium 5');
+    const c = await pakscope(['audio', wwiseFile('surface_hits_medium_hard_01_3F75BDB9.wem'), '--media', '5']);
+    expect(c.code).not.toBe(0);
   });
 });

@@ -4,8 +4,12 @@
  * registry (core/assets), read by the SoundWave reader and written by the sound kind, as
  * `extract --format convert` does.
  */
-import { writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { parseBank } from '../../core/assets/sound/wwise/bank.js';
+import { installWwiseNames } from '../../core/assets/sound/wwise/install-names.js';
+import { emptyNames, nameEventsByHash, readSoundbanksInfo, type WwiseNames } from '../../core/assets/sound/wwise/names.js';
+import { bankListing, bankMediaSound, type BankListing } from '../../core/assets/sound/wwise/soundbank.js';
 import { convertibleExports, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
 import { baseName, convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
 import { wemSound } from '../../core/assets/sound/wwise/wem.js';
@@ -55,17 +59,26 @@ export const audioCommand: Command = {
     'WEM with its "codec" (PCM, IMA_ADPCM, VORBIS, OPUS, PTADPCM, ...) in --json; -o FILE.wav',
     'decodes PCM, IMA ADPCM and Vorbis (rebuilt to Ogg Vorbis as ww2ogg does, decoded by',
     'libvorbis), -o FILE.wem writes it as stored.',
+    '',
+    'A Wwise sound bank (.bnk) lists its events, each with the media its play actions reach, and',
+    'its embedded media; events are named from the SoundbanksInfo.json/.xml beside the bank (in',
+    'the install or on disk) or by the asset of the same name (Wwise ids hash names). --json',
+    'prints {"events":[{"id","name","media":[id]}],"media":[{"id","bytes","codec"}]}, name null',
+    'where none is known. --media ID describes one medium; with -o FILE.wav it is decoded.',
   ].join('\n'),
   examples: [
     'pakscope audio Paks /Game/Audio/SW_Hit -o SW_Hit.wav',
     'pakscope audio Paks /Game/Audio/SW_Music -o SW_Music.ogg --usmap Game.usmap',
     'pakscope audio Content/Audio/SW_Hit.uasset --json',
     'pakscope audio Paks Game/Content/WwiseAudio/Media/123456.wem -o 123456.wav',
+    'pakscope audio Paks Game/Content/WwiseAudio/Weapons.bnk --json',
+    'pakscope audio Weapons.bnk --media 799259675 -o shot.wav',
   ],
   options: {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the sound to FILE: .wav (decoded) or the stored format\'s extension.' },
     usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
     engine: ENGINE_OPTION,
+    media: { type: 'string', usage: '--media ID', help: 'A sound bank (.bnk): the embedded medium to describe or write (-o).' },
     json: JSON_OPTION,
   },
   positionals: { min: 1, max: 2 },
@@ -81,6 +94,29 @@ export const audioCommand: Command = {
       }
       target = { path: out, extension };
     }
+    const mediaArg = values['media'];
+    let mediaId: number | undefined;
+    if (mediaArg !== undefined) {
+      mediaId = Number(mediaArg);
+      if (typeof mediaArg !== 'string' || !/^\d+$/.test(mediaArg) || mediaId > 0xffffffff) throw new UsageError(`--media takes a medium id (a number), not "${String(mediaArg)}"`, 'audio');
+    }
+    const bank = await withPlainFile(session, args, 'soundbank', 'audio', async (file, _asset, install) => {
+      const parsed = parseBank(file.bytes, file.path);
+      const names = install ? await installWwiseNames(install, file.path, parsed.events.map((e) => e.id)) : await diskWwiseNames(file.path, parsed.events.map((e) => e.id));
+      if (mediaId === undefined) {
+        if (target) throw new UsageError('-o writes one medium of a bank: name it with --media ID', 'audio');
+        return { listing: bankListing(file.bytes, file.path, names), sound: undefined };
+      }
+      const s = bankMediaSound(file.bytes, file.path, mediaId, names);
+      if (target) await write(session, s, target);
+      return { listing: undefined, sound: s };
+    });
+    if (bank) {
+      if (bank.value?.listing) await printBank(session, bank.value.listing);
+      else if (bank.value?.sound) await reportSound(session, bank.value.sound, target);
+      return;
+    }
+    if (mediaId !== undefined) throw new UsageError('--media names a medium of a sound bank (.bnk)', 'audio');
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'audio')) };
     const plain = await withPlainFile(session, args, 'sound', 'audio', async (file) => {
       const s = wemSound(file.bytes, baseName(file.path), file.path);
@@ -93,11 +129,53 @@ export const audioCommand: Command = {
       return s;
     });
     if (!sound) return;
-    for (const n of sound.notes) session.out.note(`note: ${n}`);
-    if (session.json) await session.out.line(JSON.stringify(audioJson(sound)));
-    else if (!target) await printFacts(session, sound);
+    await reportSound(session, sound, target);
   },
 };
+
+async function reportSound(session: Session, sound: Sound, target: { path: string } | undefined): Promise<void> {
+  for (const n of sound.notes) session.out.note(`note: ${n}`);
+  if (session.json) await session.out.line(JSON.stringify(audioJson(sound)));
+  else if (!target) await printFacts(session, sound);
+}
+
+/** What `--json` prints for a sound bank. */
+export interface BankJson {
+  events: { id: number; name: string | null; media: number[] }[];
+  media: { id: number; bytes: number; codec: string }[];
+}
+
+async function printBank(session: Session, b: BankListing): Promise<void> {
+  for (const n of b.notes) session.out.note(`note: ${n}`);
+  if (session.json) {
+    const json: BankJson = { events: b.events.map((e) => ({ id: e.id, name: e.name, media: e.media })), media: b.media.map((m) => ({ id: m.id, bytes: m.bytes, codec: m.codec })) };
+    await session.out.line(JSON.stringify(json));
+    return;
+  }
+  const out = session.out;
+  await out.line(`sound bank ${b.bankId} (bank version ${b.version}): ${b.events.length} event${b.events.length === 1 ? '' : 's'}, ${b.media.length} embedded medi${b.media.length === 1 ? 'um' : 'a'}`);
+  for (const e of b.events) await out.line(`  event ${e.name ?? e.id}${e.name ? ` (${e.id})` : ''}: ${e.media.length > 0 ? e.media.join(', ') : 'no media'}`);
+  for (const m of b.media) {
+    const length = m.sampleRate > 0 ? `, ${(m.samples / m.sampleRate).toFixed(3)} s` : '';
+    await out.line(`  medium ${m.id}${m.name ? ` ${m.name}` : ''}: ${m.codec}${m.sampleRate > 0 ? `, ${m.sampleRate} Hz, ${m.channels} ch` : ''}${length}, ${m.bytes} bytes`);
+  }
+}
+
+/** Names for a bank on disk: the SoundbanksInfo.json/.xml and <bank>.json/.xml beside it. */
+async function diskWwiseNames(path: string, eventIds: number[]): Promise<WwiseNames> {
+  const names = emptyNames();
+  const dir = dirname(path);
+  const stem = basename(path).replace(/\.bnk$/i, '').toLowerCase();
+  let entries: string[] = [];
+  try { entries = await readdir(dir); } catch { return names; }
+  for (const e of entries) {
+    const lower = e.toLowerCase();
+    if (!/\.(json|xml)$/.test(lower) || !(lower.startsWith('soundbanksinfo.') || lower.replace(/\.(json|xml)$/, '') === stem)) continue;
+    try { readSoundbanksInfo(await readFile(join(dir, e), 'utf8'), names); } catch { /* unreadable metadata names nothing */ }
+  }
+  nameEventsByHash(eventIds, entries.map((e) => e.replace(/\.[^.]*$/, '')), names);
+  return names;
+}
 
 export function audioJson(s: SoundInfo): AudioJson {
   return {

@@ -7,6 +7,7 @@ import './script/kind.js';
 import './table/kind.js';
 import './sound/kind.js';
 import './sound/cue-kind.js';
+import './sound/wwise/soundbank.js';
 import './mesh/kind.js';
 import './locres/kind.js';
 import '../asset-registry/kind.js';

@@ -157,6 +157,7 @@ export class WebClient implements PakScopeBridge {
   textureInfo(req: ApiRequest<'textureInfo'>) { return this.call('textureInfo', req); }
   soundInfo(req: ApiRequest<'soundInfo'>) { return this.call('soundInfo', req); }
   soundCue(req: ApiRequest<'soundCue'>) { return this.call('soundCue', req); }
+  soundBank(req: ApiRequest<'soundBank'>) { return this.call('soundBank', req); }
   meshInfo(req: ApiRequest<'meshInfo'>) { return this.call('meshInfo', req); }
   meshGeometry(req: ApiRequest<'meshGeometry'>) { return this.call('meshGeometry', req); }
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
