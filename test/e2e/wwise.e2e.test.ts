@@ -1,7 +1,9 @@
 /**
  * End to end in Chromium: `npm run web` on a pak of the Wwise test corpus (test/corpus/wwise).
  * A .wem selected in the tree opens on its Sound tab: the facts (ffmpeg's figures), the waveform,
- * play (the audio element's time advances) and Save as WAV. A screenshot goes to test-artifacts/.
+ * play (the audio element's time advances) and Save as WAV. A .bnk opens as its events (named by
+ * the SoundbanksInfo.json in the pak) and media, the medium picked playing below. Screenshots go
+ * to test-artifacts/.
  * Any console error fails.
  */
 import { mkdtempSync } from 'node:fs';
@@ -12,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 import { wwiseExpected } from '../support/wwise-corpus.js';
-import { WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
+import { LE3_BANK, TEST_BANK, WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'pakscope-wwise-e2e-'));
@@ -63,6 +65,32 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     await page.getByTestId('sound-save-confirm').click();
     await poll(() => page.getByTestId('sound-note').textContent()).toMatch(/^Saved .*hit\.wav/);
     expect((await readFile(file)).readUInt32LE(40)).toBe(want.frames * want.channels * 2);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('a .bnk opens as its events and media; a medium picked from an event plays', async () => {
+    const { page } = web;
+    await select(page, 'Test.bnk', TEST_BANK);
+    await poll(() => page.getByTestId('file-tab-soundbank').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.getByTestId('bank-summary').textContent()).toContain('version 140');
+    const event = page.getByTestId('bank-events').locator('li[data-event-id="3187507146"]');
+    expect(await event.locator('.name').textContent()).toBe('Play_Test');
+    await event.getByTestId('bank-event-media').click();
+    expect(await page.getByTestId('bank-media').locator('tr.active').getAttribute('data-media-id')).toBe('799259675');
+    await poll(() => page.getByTestId('sound-codec').textContent()).toBe('PCM');
+    const audio = page.getByTestId('sound-audio');
+    await poll(() => audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(17920 / 16000, 2);
+    await page.getByTestId('sound-play').click();
+    await poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0.05);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-bank.png') });
+
+    // A bank of 45 unnamed events and 35 Vorbis media: a row picked plays.
+    await select(page, 'LE3_v134', LE3_BANK);
+    await poll(() => page.getByTestId('bank-summary').textContent()).toContain('45 events');
+    await page.getByTestId('bank-media').locator('tr[data-media-id="6098048"]').click();
+    await poll(() => page.getByTestId('sound-codec').textContent()).toBe('VORBIS');
+    await poll(() => page.getByTestId('sound-audio').evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(17940 / 44100, 2);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-bank-le3.png') });
     expect(web.problems).toEqual([]);
   });
 });
