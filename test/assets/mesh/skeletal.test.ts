@@ -83,6 +83,9 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
         for (const s of l.sections) for (const b of s.boneMap!) expect(b).toBeLessThan(3);
       }
       expect(m.morphTargets.map((t) => t.name)).toEqual(['Morph_Fixture']);
+      // The native material slots, their materials resolved through the import map (the same engine material SM_Fixture's properties name).
+      expect(m.materials.map((x) => x.name)).toEqual(['Primary', 'Secondary']);
+      for (const x of m.materials) expect(x.material).toMatch(/^\/Engine\/EngineMaterials\/WorldGridMaterial\./);
       // CUE4Parse: Morph_Fixture moves 2 base mesh vertices (NumBaseMeshVerts) of section 0, on LOD 0; decoded from the LOD's GPU morph buffers.
       const morph = m.morphTargets[0]!.lods[0]!;
       expect(morph.vertices).toHaveLength(2);

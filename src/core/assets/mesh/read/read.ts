@@ -255,7 +255,10 @@ async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: Me
   }
   if (lods.length === 0) notes.push('the mesh has no LOD with geometry');
   const listed = materialsOf(exp, 'Materials');
-  const materials = listed.length > 0 ? listed : native.slots.map((x) => ({ name: x.name === 'None' ? '' : x.name, material: '' }));
+  const materials = listed.length > 0 ? listed : native.slots.map((x) => {
+    const material = objectPathOf(source, x.material);
+    return { name: x.name !== 'None' ? x.name : material ? objectName(material) : '', material };
+  });
   fillMaterials(materials, lods, notes);
   const morphList = prop(props, 'MorphTargets');
   // The MorphTargets property (read also when a later property fails), else the package's MorphTarget exports.
@@ -270,4 +273,11 @@ async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: Me
   return {
     class: exp.class, name: exp.name, bounds: native.bounds, materials, sockets: socketsOf(source, exp, notes), notes, lods, bones: native.bones, morphTargets,
   };
+}
+
+/** The object an FPackageIndex names: an import's path, or an export of this package; "" for null or unknown. */
+export function objectPathOf(source: PackageSource, index: number): string {
+  if (index < 0) return source.importPaths?.[-index - 1] ?? '';
+  const e = index > 0 ? source.exports[index - 1] : undefined;
+  return e ? `${source.packageName}.${e.name}` : '';
 }

@@ -19,7 +19,7 @@ import type { ExportProperties } from '../../../properties/types.js';
 import { parseUAsset } from '../../../uasset/parse.js';
 import type { UAssetPackage } from '../../../uasset/package.js';
 import type { Usmap } from '../../../usmap/types.js';
-import { resolvePackage } from '../../../zen/resolve.js';
+import { resolvePackage, type ResolvedPackage } from '../../../zen/resolve.js';
 import type { ZenPackage } from '../../../zen/types.js';
 import type { BulkFiles, BulkHeaderContext, BulkMapEntry } from './bulk-data.js';
 import { chunkPayload, diskPayload, installPayload, memoryPayload, type PayloadFile } from './payload.js';
@@ -63,6 +63,8 @@ export interface TextureSource {
   /** The payload files, for an export's inline payloads `inline` is filled in per export. */
   files: Omit<BulkFiles, 'inline'>;
   warnings: string[];
+  /** Each import's object path as the engine prints it (FPackageIndex -1 is the first), where known. */
+  importPaths?: string[];
 }
 
 type SeparateExt = '.ubulk' | '.m.ubulk' | '.uptnl';
@@ -79,7 +81,7 @@ const classicMap = (pkg: UAssetPackage): BulkMapEntry[] => (pkg.dataResources?.r
   serialOffset: e.serialOffset, serialSize: e.serialSize, rawSize: e.rawSize, flags: e.legacyBulkDataFlags, cookedIndex: e.cookedIndex ?? 0,
 }));
 
-function zenSource(pkg: ZenPackage, chunk: Uint8Array, properties: ExportProperties[], path: string, separate: BulkFiles['separate'], engine?: string): TextureSource {
+function zenSource(pkg: ZenPackage, chunk: Uint8Array, properties: ExportProperties[], path: string, separate: BulkFiles['separate'], engine?: string, resolved?: ResolvedPackage): TextureSource {
   const versions = zenPropertyVersions(pkg, engine !== undefined ? parseEngineVersion(engine) : undefined);
   const exports = pkg.exports.map((e, i) => {
     const start = Math.max(0, Math.min(e.dataOffset, chunk.length));
@@ -96,6 +98,7 @@ function zenSource(pkg: ZenPackage, chunk: Uint8Array, properties: ExportPropert
     ...(engine !== undefined ? { engine } : {}),
     exports, bulk: { map: zenMap(pkg), largeOffsets: true, bulkDataStartOffset: 0 },
     files: { separate }, warnings: [],
+    ...(resolved ? { importPaths: resolved.imports.map((i) => i.path) } : {}),
   };
 }
 
@@ -121,7 +124,7 @@ function classicSource(pkg: UAssetPackage, bytes: Uint8Array, uexp: Uint8Array |
     path, packageName: pkg.packageName, names: pkg.names.map((n) => n.name), ue4: pkg.version.ue4, ue5: pkg.version.ue5,
     ...(release !== undefined ? { engine: release } : {}),
     exports, bulk: { map: classicMap(pkg), largeOffsets: true, bulkDataStartOffset: pkg.bulkDataStartOffset },
-    files, warnings: [...pkg.warnings],
+    files, warnings: [...pkg.warnings], importPaths: pkg.imports.map((i) => i.path),
   };
 }
 
@@ -166,7 +169,7 @@ export async function installTextureSource(packages: InstallPackages, ref: strin
       }
       return undefined;
     };
-    return zenSource(pkg, bytes, props, loc.path, separate, opts.engine);
+    return zenSource(pkg, bytes, props, loc.path, separate, opts.engine, resolved);
   }
   if (loc.kind === 'ue12') throw new FormatError(loc.path, 'package', 0, 'an Unreal Engine 1/2 package: its textures are read by the UE1/2 reader');
   if (detectClassicPackage(bytes).kind === 'unknown') return zenFileSource(bytes, loc.path, opts, fromInstall);
@@ -187,9 +190,10 @@ export async function installTextureSource(packages: InstallPackages, ref: strin
 function zenFileSource(bytes: Uint8Array, path: string, opts: TextureReadOptions, beside: (p: string) => PayloadFile | undefined): TextureSource {
   const engine = opts.engine !== undefined ? parseEngineVersion(opts.engine) : undefined;
   const pkg = parseZenFile(bytes, path, engine);
-  const props = zenProperties(pkg, bytes, resolvePackage(pkg), { mappings: opts.mappings, engine }).exports;
+  const resolved = resolvePackage(pkg);
+  const props = zenProperties(pkg, bytes, resolved, { mappings: opts.mappings, engine }).exports;
   const stem = withoutExtension(path);
-  const source = zenSource(pkg, bytes, props, path, (ext, i) => beside(withCookedIndex(stem, ext, i)), opts.engine);
+  const source = zenSource(pkg, bytes, props, path, (ext, i) => beside(withCookedIndex(stem, ext, i)), opts.engine, resolved);
   source.warnings.push(`read as a Zen package with the ${ZenLayout[pkg.layout]} layout`);
   return source;
 }
