@@ -54,6 +54,8 @@ import { TextureService } from './textures.js';
 import { MeshService, type MeshReader } from './meshes.js';
 import { readMesh } from '../core/assets/mesh/kind.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
+import { SearchService } from './search.js';
+import type { SearchRequest, SearchStarted, SizeMapRequest, SizeMapView } from '../shared/search-api.js';
 
 /** readFile answers at most this many bytes per call; the UI pages through bigger files. */
 export const MAX_READ = 16 * 1024 * 1024;
@@ -110,6 +112,7 @@ export class Backend implements PakScopeApi {
   private readonly meshes: MeshService;
   private readonly saves: SaveService;
   private readonly comparisons: CompareService;
+  private readonly searches: SearchService;
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -141,6 +144,7 @@ export class Backend implements PakScopeApi {
     this.saves = new SaveService(opts.dialogs.pickSaveFile !== undefined);
     const pool = poolOf(opts.decoder);
     this.comparisons = new CompareService(pool ? { digest: (data) => pool.digest(data) } : {});
+    this.searches = new SearchService({ configDir: opts.configDir, emit: (e) => this.emit(e), ...(poolOf(opts.decoder) ? { pool: poolOf(opts.decoder)! } : {}) });
   }
 
   // ---- events ----
@@ -262,6 +266,7 @@ export class Backend implements PakScopeApi {
     entry.abort.abort();
     await this.exports.cancelInstall(req.installId);
     this.graphs.forget(req.installId);
+    this.searches.forget(req.installId);
     this.textures.forget(req.installId);
     this.meshes.forget(req.installId);
     await this.packages.forget(req.installId);
@@ -345,6 +350,7 @@ export class Backend implements PakScopeApi {
     loaded.summary = summarizeInstall(entry.id, entry.root, install);
     this.graphs.forget(entry.id); // new containers: new packages and edges
     this.comparisons.forgetInstall(entry.id);
+    this.searches.forget(entry.id);
     this.textures.forget(entry.id);
     this.meshes.forget(entry.id);
     await this.packages.forget(entry.id);
@@ -369,6 +375,20 @@ export class Backend implements PakScopeApi {
 
   async packageGraph(req: { installId: string; package: string; direction: GraphDirection; depth?: number }): Promise<PackageGraphView> {
     return this.graphs.view(req.installId, await this.install(req.installId), req);
+  }
+
+  // ---- search and size map (search.ts) ----
+
+  async startSearch(req: SearchRequest): Promise<SearchStarted> {
+    return this.searches.start(req.installId, await this.install(req.installId), req);
+  }
+
+  async cancelSearch(req: { searchId: string }): Promise<void> {
+    this.searches.cancel(req.searchId);
+  }
+
+  async sizeMap(req: SizeMapRequest): Promise<SizeMapView> {
+    return this.searches.sizeMap(req.installId, await this.install(req.installId), req);
   }
 
   async graphStats(req: { installId: string }): Promise<GraphStatsView> {

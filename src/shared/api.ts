@@ -11,6 +11,7 @@ import type {
 } from './asset-api.js';
 import type { LocalizationView, RegistryView } from './data-api.js';
 import type { ChangeListFile, ComparisonSummary, PackageComparison, TreeDiff } from './compare-api.js';
+import type { SearchEvent, SearchRequest, SearchStarted, SizeMapRequest, SizeMapView } from './search-api.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
 } from './package-api.js';
@@ -21,6 +22,8 @@ export type * from './package-api.js';
 export type * from './asset-api.js';
 export type * from './data-api.js';
 export type * from './compare-api.js';
+export type * from './search-api.js';
+export { MAX_SEARCH_HITS, SEARCH_KINDS } from './search-api.js';
 export { MAX_PIXEL_READ, MAX_SOUND_WAV } from './asset-api.js';
 
 export interface AppInfo {
@@ -100,7 +103,9 @@ export type ApiEvent =
   | { type: 'export-progress'; exportId: string; progress: ExportProgress }
   | { type: 'export-done'; result: ExportResult }
   /** A command from the native menu (Electron) for the page to carry out. */
-  | { type: 'menu'; command: MenuCommand };
+  | { type: 'menu'; command: MenuCommand }
+  /** A search started with startSearch: index progress, its hits in batches as found, then one search-done. */
+  | SearchEvent;
 
 /**
  * What the native menu asks of the page: start an export of the selection, close the install or
@@ -196,6 +201,12 @@ export interface PakScopeApi {
   assetThumbnail(req: ThumbnailRequest): Promise<AssetThumbnail>;
   /** Electron: the native save dialog for a conversion (`name` is the suggested file name); null when cancelled or in browser mode. */
   pickSaveFile(req: { name: string; format: ConversionFormat }): Promise<string | null>;
+  /** Starts a search of the install (its index is built first when it has none); hits come as search events. */
+  startSearch(req: SearchRequest): Promise<SearchStarted>;
+  /** Stops a running search (its search-done says cancelled). */
+  cancelSearch(req: { searchId: string }): Promise<void>;
+  /** The size map of a folder: its entries and theirs laid out in width x height, by size or stored size. */
+  sizeMap(req: SizeMapRequest): Promise<SizeMapView>;
   /** Converts an asset (texture: .png, .dds, .hdr; sound: .wav, or as stored; mesh: .glb) and writes it to `destination`. */
   saveConversion(req: SaveConversionRequest): Promise<SavedConversion>;
   // ---- comparing two builds (backend/compare.ts) ----
@@ -390,6 +401,11 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   comparisonDir: { comparisonId: 'string', path: 'string', changesOnly: 'boolean?' },
   comparisonChanges: { comparisonId: 'string', format: ['enum', 'csv', 'json'] },
   comparePackage: { comparisonId: 'string', path: 'string' },
+  startSearch: {
+    installId: 'string', text: 'string', in: 'string[]?', regex: 'boolean?', caseSensitive: 'boolean?', class: 'string?',
+  },
+  cancelSearch: { searchId: 'string' },
+  sizeMap: { installId: 'string', path: 'string', width: 'number?', height: 'number?', measure: ['enum?', 'size', 'stored'] },
   saveConversion: {
     ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },

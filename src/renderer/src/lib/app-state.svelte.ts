@@ -49,6 +49,8 @@ export interface AppView {
   revealTreeRow(index: number): void;
   focusFilter(): void;
   focusPath(): void;
+  /** The search panel's query box, once the panel shows. */
+  focusSearch?(): void;
 }
 
 export interface PackageOpenOptions {
@@ -92,6 +94,10 @@ export class AppState {
   /** "Compare with…": the dialog, then the comparison of the shown install with another build. */
   compareOpen = $state(false);
   compare = $state.raw<CompareState | null>(null);
+  /** The panel over the right pane: the search (Ctrl+Shift+F) or the size map. */
+  panel = $state<'search' | 'sizemap' | null>(null);
+  /** The search panel's last query (kept while it is closed). */
+  searchText = $state('');
   exporting = $state.raw<ExportRequest | null>(null);
   /** Browser mode: the host stopped answering (the page retries quietly). */
   connectionLost = $state(false);
@@ -504,6 +510,12 @@ export class AppState {
   cycleTab(step: 1 | -1): void {
     const install = this.install;
     this.showTab(cycle(this.tabs.filter((t) => t.installId === install?.id), this.pkg?.id ?? null, step));
+  }
+
+  /** Shows a file in the file view, selected in the tree (a search hit, a size map file). */
+  async revealFile(path: string): Promise<void> {
+    this.showFiles();
+    await this.#reveal(path);
   }
 
   /** From the graph or a reference: show the package and select it in the tree (opening folders; a filter that hides it goes). */

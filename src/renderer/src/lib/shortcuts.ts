@@ -1,7 +1,7 @@
 /**
  * The window's keyboard and mouse shortcuts (the tree, the tables and the dialogs handle their
  * own keys): Ctrl+O opens (a dialog in Electron, the path box in a browser), Ctrl+F goes to the
- * filter, Ctrl+E exports, Ctrl+W closes the package tab shown, Ctrl+Tab / Ctrl+Shift+Tab switch
+ * filter, Ctrl+Shift+F to the search panel, Ctrl+E exports, Ctrl+W closes the package tab shown, Ctrl+Tab / Ctrl+Shift+Tab switch
  * tabs, Alt+Left / Alt+Right and the mouse's back and forward buttons go back and forward, Esc
  * closes the Recent menu or returns to the file view.
  */
@@ -19,6 +19,10 @@ export function windowKeydown(app: AppState): (e: KeyboardEvent) => void {
       e.preventDefault();
       if (app.electron) void app.pick(e.shiftKey ? 'file' : 'folder');
       else app.view.focusPath();
+    } else if (mod && e.shiftKey && key === 'f' && app.install) {
+      e.preventDefault();
+      app.panel = 'search';
+      app.view.focusSearch?.();
     } else if (mod && key === 'f' && app.install && !target?.closest('.monaco-editor')) {
       e.preventDefault();
       app.view.focusFilter();

@@ -150,6 +150,9 @@ export class WebClient implements PakScopeBridge {
   graphStats(req: ApiRequest<'graphStats'>) { return this.call('graphStats', req); }
   graphPath(req: ApiRequest<'graphPath'>) { return this.call('graphPath', req); }
   graphFind(req: ApiRequest<'graphFind'>) { return this.call('graphFind', req); }
+  startSearch(req: ApiRequest<'startSearch'>) { return this.call('startSearch', req); }
+  cancelSearch(req: ApiRequest<'cancelSearch'>) { return this.call('cancelSearch', req); }
+  sizeMap(req: ApiRequest<'sizeMap'>) { return this.call('sizeMap', req); }
   packageProperties(req: ApiRequest<'packageProperties'>) { return this.call('packageProperties', req); }
   mappingsStatus(req: ApiRequest<'mappingsStatus'>) { return this.call('mappingsStatus', req); }
   setMappings(req: ApiRequest<'setMappings'>) { return this.call('setMappings', req); }

@@ -1,0 +1,116 @@
+/**
+ * End to end in Chromium: `npm run web` on the cue58 IoStore Tagged install. The search panel
+ * (Ctrl+Shift+F) finds "Frankfurt" in ST_Fixed (the string table's source string, cue58's README
+ * and CUE4Parse's fixture tests) and a click opens the package; the index is kept in the host's
+ * config folder. The size map shows the install, drills down to the Textures folder, hovers a
+ * file (path and sizes) and a click reveals it in the tree. Screenshots in test-artifacts/.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpus } from '../support/corpus.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+
+const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 30_000);
+const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
+
+describe.skipIf(skipBrowser)('search and size map in Chromium (browser host)', () => {
+  const web = useWebSession(corpus('cue58/IoStore/Tagged/Uncompressed'));
+
+  it('searches the install and opens a hit', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('tree').locator('.row').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Control+Shift+F');
+    await poll(() => page.getByTestId('search-panel').isVisible()).toBe(true);
+    await page.getByTestId('search-input').fill('Frankfurt');
+    await page.getByTestId('search-input').press('Enter');
+    await poll(() => page.getByTestId('search-status').textContent()).toMatch(/\d+ hits? in \d+ files?/);
+    const hits = page.getByTestId('search-hit');
+    const texts = await hits.allTextContents();
+    expect(texts.some((t) => t.includes('ST_Fixed') && t.includes('Hello from Frankfurt'))).toBe(true);
+    expect(await page.getByTestId('search-results').textContent()).toContain('ST_Fixed.uasset');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-search.png') });
+    // Kept beside the settings: the next opening of this install reads it from there.
+    expect((await readdir(join(web.session.configDir, 'search'))).some((n) => n.startsWith('search-index-'))).toBe(true);
+
+    // Regex and case toggles: "^t_bc7$" matches T_BC7's names only without "match case".
+    await page.getByTestId('search-input').fill('^t_bc7$');
+    await page.getByTestId('search-regex').click();
+    await page.getByTestId('search-kind-strings').uncheck();
+    await page.getByTestId('search-run').click();
+    await poll(() => page.getByTestId('search-results').textContent()).toContain('T_BC7.uasset');
+    await page.getByTestId('search-case').click();
+    await page.getByTestId('search-run').click();
+    await poll(() => page.getByTestId('search-status').textContent()).toMatch(/^0 hits/);
+
+    await page.getByTestId('search-input').fill('Hello from Frankfurt');
+    await page.getByTestId('search-regex').click();
+    await page.getByTestId('search-case').click();
+    await page.getByTestId('search-kind-strings').check();
+    await page.getByTestId('search-run').click();
+    await poll(() => hits.count()).toBeGreaterThan(0);
+    await hits.first().click();
+    await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/StringTables/ST_Fixed');
+    await poll(() => page.getByTestId('search-panel').isVisible()).toBe(false);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-search-opened.png') });
+    // Back: the hits are still there.
+    await page.keyboard.press('Control+Shift+F');
+    await poll(() => page.getByTestId('search-panel').isVisible()).toBe(true);
+    expect(await hits.count()).toBeGreaterThan(0);
+    await page.getByTestId('search-panel').getByLabel('Close the search').click();
+    expect(web.problems).toEqual([]);
+  });
+
+  it('shows the size map, drills down, hovers and reveals a file', async () => {
+    const { page } = web;
+    await page.getByTestId('sizemap-open').click();
+    await poll(() => page.getByTestId('sizemap-summary').textContent()).toMatch(/uncompressed in the install/);
+    const canvas = page.getByTestId('sizemap-canvas');
+    const box = (await canvas.boundingBox())!;
+    // The top level is one folder (CUE4ParseFixtures): clicking it drills into it, again and again.
+    const shown = (folder: string) => poll(() => page.getByTestId('sizemap-summary').textContent()).toContain(` in ${folder}`);
+    /** Clicks the label strip at the map's top, once hovering shows it is `folder`'s. */
+    const drill = async (folder: string) => {
+      await poll(async () => {
+        await page.mouse.move(box.x + box.width / 2 + Math.random(), box.y + 8);
+        return page.getByTestId('sizemap-tip').textContent({ timeout: 500 }).catch(() => '');
+      }).toMatch(new RegExp(`^${folder}/\\s*\\d`));
+      await page.mouse.click(box.x + box.width / 2, box.y + 8);
+      await shown(folder);
+    };
+    for (const folder of ['CUE4ParseFixtures', 'CUE4ParseFixtures/Content', FIXTURES]) await drill(folder);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-sizemap.png') });
+    // Back up by the path above the map, and down again.
+    await page.getByTestId('sizemap').locator('.crumb', { hasText: /^Content$/ }).click();
+    await shown('CUE4ParseFixtures/Content');
+    await drill(FIXTURES);
+    // Into Textures by the map's own rectangle for it (found by hovering over the map).
+    let found = false;
+    const seen: string[] = [];
+    // Folders' label strips (where a folder itself is under the pointer) down the map's left side.
+    for (let y = box.y + 4; y < box.y + box.height && !found; y += 4) {
+      await page.mouse.move(box.x + 12, y);
+      const tip = await page.getByTestId('sizemap-tip').textContent({ timeout: 500 }).catch(() => '');
+      seen.push(tip ?? '');
+      if (new RegExp(`^${FIXTURES}/Textures/\\s*\\d`).test(tip ?? '')) {
+        await page.mouse.click(box.x + 12, y);
+        found = true;
+      }
+    }
+    expect(found, seen.join('\n')).toBe(true);
+    await shown(`${FIXTURES}/Textures`);
+    // Hover the biggest file (placed first, at the top left) and click it: it is selected in the tree.
+    await page.mouse.move(box.x + 30, box.y + 30);
+    await poll(() => page.getByTestId('sizemap-tip').textContent()).toMatch(new RegExp(`^\\s*${FIXTURES}/Textures/\\S+\\.\\w+.*stored`));
+    const tip = (await page.getByTestId('sizemap-tip').textContent())!;
+    const path = /^(\S+?\.(?:uasset|ubulk|uexp|uptnl))/.exec(tip.trim())![1]!;
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-sizemap-textures.png') });
+    await page.mouse.click(box.x + 30, box.y + 30);
+    await poll(() => page.getByTestId('tree').locator(`.row[data-path="${path}"]`).getAttribute('aria-selected')).toBe('true');
+    await page.getByTestId('sizemap-stored').click();
+    await poll(() => page.getByTestId('sizemap-summary').textContent()).toMatch(/stored in CUE4ParseFixtures\/Content\/Fixtures\/Textures/);
+    expect(web.problems).toEqual([]);
+  });
+});
