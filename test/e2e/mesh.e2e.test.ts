@@ -114,6 +114,37 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
   });
 });
 
+describe.skipIf(skipBrowser)('mesh textures in Chromium (browser host, WebGL)', () => {
+  const web = useWebSession(UNCOMPRESSED, WEBGL_ARGS);
+
+  it('draws a slot\'s base colour texture in the Textures mode, and names one it cannot read', async () => {
+    const { page } = web;
+    // SM_Fixture's slots name WorldGridMaterial, outside the install: its answer names two textures instead.
+    await page.route('**/api/meshInfo', async (route) => {
+      const res = await route.fetch();
+      const body = JSON.parse(await res.text());
+      body.value.materials[0].textures = { baseColor: '/Game/Fixtures/Textures/T_BGRA8.T_BGRA8' };
+      body.value.materials[1].textures = { baseColor: '/Game/Fixtures/Textures/T_Missing.T_Missing' };
+      await route.fulfill({ response: res, body: JSON.stringify(body) });
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    await openFromTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
+    await page.getByTestId('open-package').click();
+    const canvas = page.getByTestId('mesh-canvas');
+    await poll(() => canvas.getAttribute('data-vertices')).toBe('6');
+    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(5000);
+    const sections = await canvasPixels(page);
+    await page.getByTestId('mesh-colour').selectOption('textures');
+    await poll(() => page.getByTestId('mesh-texture-note').textContent()).toMatch(/Not shown: \/Game\/Fixtures\/Textures\/T_Missing/);
+    await poll(async () => (await canvasPixels(page)).hash).not.toBe(sections.hash);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-textures.png') });
+    expect(web.problems).toEqual([]);
+  });
+});
+
 describe.skipIf(skipBrowser)('skeletal meshes in Chromium (browser host, WebGL)', () => {
   const web = useWebSession(UNCOMPRESSED, WEBGL_ARGS);
 

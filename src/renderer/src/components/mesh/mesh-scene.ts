@@ -8,7 +8,7 @@
  */
 import {
   AmbientLight, Box3, Box3Helper, BufferAttribute, BufferGeometry, Color, DataTexture, DirectionalLight, DoubleSide, Float32BufferAttribute, FrontSide,
-  LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, MeshLambertMaterial, NearestFilter, PerspectiveCamera, Points, PointsMaterial,
+  LinearMipmapLinearFilter, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, MeshLambertMaterial, NearestFilter, PerspectiveCamera, Points, PointsMaterial,
   RepeatWrapping, Scene, Sphere, SRGBColorSpace, Vector3, WebGLRenderer, type Material,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
@@ -16,7 +16,10 @@ import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js
 import type { MeshGeometry, MeshLodView, MeshView } from '../../../../shared/api.js';
 import { SECTION_COLOURS } from './section-colours.js';
 
-export type ColourMode = 'sections' | 'plain' | 'vertex' | 'uv';
+export type ColourMode = 'sections' | 'plain' | 'vertex' | 'uv' | 'textures';
+
+/** A material slot's base colour texture, decoded (RGBA8, rows top first as UV v = 0 is the top). */
+export interface SlotTexture { width: number; height: number; rgba: Uint8Array }
 
 export interface SceneOptions {
   colour: ColourMode;
@@ -51,6 +54,7 @@ export class MeshScene {
   private overlays: { normals?: VertexNormalsHelper; bones?: LineSegments; bonePoints?: Points; sockets?: Points; bounds?: Box3Helper } = {};
   private readonly materials = new Map<string, Material | Material[]>();
   private checker: DataTexture | null = null;
+  private readonly slotTextures = new Map<number, DataTexture>();
   private view: MeshView | null = null;
   private lod: MeshLodView | null = null;
   private options: SceneOptions;
@@ -144,6 +148,28 @@ export class MeshScene {
     this.frameAll();
   }
 
+  /** Base colour textures by material slot, for the 'textures' colour mode (sections of other slots stay grey). */
+  setTextures(textures: ReadonlyMap<number, SlotTexture>): void {
+    for (const t of this.slotTextures.values()) t.dispose();
+    this.slotTextures.clear();
+    for (const [slot, img] of textures) {
+      const t = new DataTexture(img.rgba, img.width, img.height);
+      t.wrapS = t.wrapT = RepeatWrapping;
+      t.colorSpace = SRGBColorSpace;
+      t.generateMipmaps = true;
+      t.minFilter = LinearMipmapLinearFilter;
+      t.needsUpdate = true;
+      this.slotTextures.set(slot, t);
+    }
+    for (const [key, m] of [...this.materials]) {
+      if (!key.startsWith('textures|')) continue;
+      for (const x of [m].flat()) x.dispose();
+      this.materials.delete(key);
+    }
+    if (this.solid && this.options.colour === 'textures') this.solid.material = this.surfaceMaterial();
+    this.invalidate();
+  }
+
   setOptions(next: SceneOptions): void {
     const prev = this.options;
     this.options = { ...next };
@@ -200,6 +226,7 @@ export class MeshScene {
     this.clearOverlays();
     for (const m of this.materials.values()) for (const x of [m].flat()) x.dispose();
     this.checker?.dispose();
+    for (const t of this.slotTextures.values()) t.dispose();
     this.renderer.dispose();
   }
 
@@ -247,6 +274,11 @@ export class MeshScene {
     let m: Material | Material[];
     if (colour === 'sections') {
       m = (this.lod?.sections ?? [{ material: 0 }]).map((s) => new MeshLambertMaterial({ ...base, color: SECTION_COLOURS[s.material % SECTION_COLOURS.length] }));
+    } else if (colour === 'textures') {
+      m = (this.lod?.sections ?? [{ material: 0 }]).map((s) => {
+        const map = this.slotTextures.get(s.material);
+        return new MeshLambertMaterial({ ...base, ...(map ? { map } : { color: 0x9a9a9a }) });
+      });
     } else if (colour === 'vertex') {
       m = new MeshLambertMaterial({ ...base, vertexColors: true });
     } else if (colour === 'uv') {
