@@ -1,7 +1,7 @@
 // `pakscope audio` and `extract --format convert` on Wwise media: a .wem on disk and in a pak,
 // --json with its codec, -o x.wav decoded (ffmpeg's figures), -o x.wem as stored, and a .wem
 // written as .wav by --format convert.
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +91,24 @@ describe('pakscope audio on Wwise sound banks', () => {
     expect(b.stderr).toContain('the bank has no medium 5');
     const c = await pakscope(['audio', wwiseFile('surface_hits_medium_hard_01_3F75BDB9.wem'), '--media', '5']);
     expect(c.code).not.toBe(0);
+  });
+});
+
+describe('Wwise files loose in a game folder', () => {
+  it('a folder scan takes .wem, .bnk and SoundbanksInfo.json as loose files: ls lists them, a bank is named by the metadata beside it', async () => {
+    const dir = join(temp, 'Game', 'MyGame', 'Content', 'WwiseAudio', 'Windows');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'Test.bnk'), loadWwise('Test.bnk'));
+    await writeFile(join(dir, 'SoundbanksInfo.json'), loadWwise('SoundbanksInfo.json'));
+    await writeFile(join(dir, '123.wem'), loadWwise('surface_hits_medium_hard_01_3F75BDB9.wem'));
+    await writeFile(join(dir, 'notes.txt'), 'not an install file');
+    const root = join(temp, 'Game');
+    const ls = await pakscope(['ls', root]);
+    expect(ls.code).toBe(0);
+    expect(ls.out.split('\n').filter(Boolean).map((l) => l.split(/\s+/)[0])).toEqual([
+      'MyGame/Content/WwiseAudio/Windows/123.wem', 'MyGame/Content/WwiseAudio/Windows/SoundbanksInfo.json', 'MyGame/Content/WwiseAudio/Windows/Test.bnk',
+    ]);
+    const bank = await pakscope(['audio', root, 'MyGame/Content/WwiseAudio/Windows/Test.bnk', '--json']);
+    expect(JSON.parse(bank.out).events).toEqual([{ id: 3187507146, name: 'Play_Test', media: [799259675] }]);
   });
 });

@@ -21,7 +21,9 @@ export const UE12_EXTENSIONS: readonly string[] = [
 const DESCRIPTOR_EXTENSIONS: readonly string[] = ['.uplugin', '.uproject'];
 
 const PACKAGE_SET = new Set([...UASSET_EXTENSIONS, ...UE12_EXTENSIONS]);
-const LOOSE_SET = new Set([...PACKAGE_SET, ...COMPANION_EXTENSIONS, ...DESCRIPTOR_EXTENSIONS]);
+/** Wwise media and banks: games ship them loose beside the paks too (Content/WwiseAudio). */
+const WWISE_EXTENSIONS: readonly string[] = ['.wem', '.bnk'];
+const LOOSE_SET = new Set([...PACKAGE_SET, ...COMPANION_EXTENSIONS, ...DESCRIPTOR_EXTENSIONS, ...WWISE_EXTENSIONS]);
 
 /** ".uasset" for "A/B.uasset"; "" without an extension. Lowercased. */
 export function extensionOf(path: string): string {
@@ -49,7 +51,7 @@ export function isUe12FileName(path: string): boolean {
   return UE12_EXTENSIONS.includes(extensionOf(path));
 }
 
-/** Files a folder scan takes as loose install files: packages, their companions, plugin descriptors. */
+/** Files a folder scan takes as loose install files: packages, their companions, plugin descriptors, Wwise media and their SoundbanksInfo. */
 export function isLooseInstallFile(path: string): boolean {
-  return LOOSE_SET.has(extensionOf(path));
+  return LOOSE_SET.has(extensionOf(path)) || /(^|[\\/])soundbanksinfo\.(json|xml)$/i.test(path);
 }
