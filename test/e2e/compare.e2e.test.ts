@@ -5,6 +5,8 @@
  * side by side: Integer 100 -> 200 (CUE4Parse's FixturePatchPrecedenceTests), both JSON documents
  * in Monaco's diff editor. Screenshots in test-artifacts/e2e-compare*.png.
  */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
@@ -63,6 +65,32 @@ describe.skipIf(skipBrowser)('comparing two builds in Chromium (browser host)', 
     await poll(() => page.locator('.monaco-diff-editor.side-by-side .editor.original, .monaco-diff-editor.side-by-side .editor.modified').count()).toBe(2);
     await poll(() => page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-compare-json.png') });
+
+    // The change list as CSV (a download in a browser), one row per patched file.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-save-csv').click()]);
+    expect(download.suggestedFilename()).toBe('changes.csv');
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.split('\r\n').slice(0, 3)).toEqual([
+      'change,path,oldPath,oldSize,newSize',
+      `changed,${FOLDER}/DA_PatchTarget.uasset,${FOLDER}/DA_PatchTarget.uasset,936,937`,
+      `changed,${FOLDER}/DA_PatchTarget.uexp,${FOLDER}/DA_PatchTarget.uexp,192,194`,
+    ]);
+
+    // Export… of the added and changed files only: the two patched files, as the new build has them.
+    const out = await mkdtemp(join(tmpdir(), 'pakscope-compare-export-'));
+    try {
+      await page.getByTestId('compare-export').click();
+      const dialog = page.getByTestId('export-dialog');
+      await dialog.waitFor();
+      expect(await dialog.locator('header').textContent()).toContain('2 files');
+      await page.getByTestId('export-destination').fill(out);
+      await page.getByTestId('export-start').click();
+      await poll(() => page.getByTestId('export-headline').textContent()).toMatch(/^\s*Exported 2 files \(/);
+      expect(await readdir(join(out, FOLDER))).toEqual(['DA_PatchTarget.uasset', 'DA_PatchTarget.uexp']);
+      await page.getByTestId('export-close').click();
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
 
     await page.getByTestId('compare-stop').click();
     await poll(() => page.getByTestId('compare-pane').count()).toBe(0);
