@@ -209,7 +209,7 @@ async function measureDiff(m: InstallManifest, details: Record<string, unknown>)
   details['diff'] = d;
   const right = d.wrong === 0 && d.added === 0 && d.removed === 0 && d.filesRead === 0 && d.changed + d.unchanged === d.files;
   return [targetResult('diff_s', d.seconds,
-    `the copy opened (${r2(d.openSeconds)} s) and compared (${r2(d.compareSeconds)} s) with the open install: ${d.files.toLocaleString('en-US')} files, ` +
+    `the copy opened (${r2(d.openSeconds)} s) and compared (${r2(d.compareSeconds)} s) with the open install, ${r2(d.cpuSeconds)} s of CPU: ${d.files.toLocaleString('en-US')} files, ` +
     `${d.changed.toLocaleString('en-US')} changed (1 % of the chunks, those with a path: ${d.expectedChanged.toLocaleString('en-US')}), ${d.unchanged.toLocaleString('en-US')} unchanged, ` +
     `${d.byStoredHash.toLocaleString('en-US')} by stored hash, ${d.filesRead} files read${right ? '' : `; WRONG: ${d.wrong} misreported, ${d.added} added, ${d.removed} removed`}`,
     right ? undefined : false)];

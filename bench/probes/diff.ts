@@ -14,6 +14,8 @@ import { emitResult, probeArgs } from './probe-io.js';
 export interface DiffArgs { root: string; copyRoot: string; changed: Record<string, number[]>; aesKeyArg: string; workerFile: string }
 export interface DiffResult {
   seconds: number;
+  /** This process's CPU time over the same span (threads included): what a busy machine does not change. */
+  cpuSeconds: number;
   openSeconds: number;
   compareSeconds: number;
   files: number;
@@ -34,12 +36,14 @@ await pool.warm();
 const shown = await openInstall([args.root], { keys, decoder: pool });
 shown.listDir('');
 
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const other = await openInstall([args.copyRoot], { keys, decoder: pool });
 const t1 = performance.now();
 await checkComparable(shown, other);
 const d = await compareInstalls(shown, other, { digest: (b) => pool.digest(b) });
 const t2 = performance.now();
+const cpu = process.cpuUsage(cpu0);
 
 // The paths of the changed entries, from the copy's own containers.
 const expected = new Set<string>();
@@ -53,6 +57,7 @@ const wrong = [...reported].filter((p) => !expected.has(p)).length + [...expecte
 
 emitResult({
   seconds: (t2 - t0) / 1000,
+  cpuSeconds: (cpu.user + cpu.system) / 1e6,
   openSeconds: (t1 - t0) / 1000,
   compareSeconds: (t2 - t1) / 1000,
   files: other.fileCount,

@@ -51,15 +51,16 @@ export async function compareInstalls(oldInstall: Install, newInstall: Install, 
         changed.push([a, b]);
         return;
       }
-      const ha = oldSide.storedHash(a), hb = newSide.storedHash(b);
-      if (ha && hb) {
-        if (bytesEqual(ha.bytes, hb.bytes)) {
+      // Stored hashes compared where they lie in each TOC: no object per file.
+      const at = oldSide.hashAt(a), bt = newSide.hashAt(b);
+      if (at >= 0 && bt >= 0) {
+        if (sameBytes(oldSide.metas!, at, newSide.metas!, bt, CHUNK_HASH_BYTES)) {
           stats.byStoredHash++;
           unchanged++;
           return;
         }
         // The same scheme and different hashes: different bytes. Different schemes say nothing.
-        if (ha.scheme === hb.scheme) {
+        if (oldSide.scheme === newSide.scheme) {
           stats.byStoredHash++;
           changed.push([a, b]);
           return;
@@ -102,9 +103,12 @@ export async function compareInstalls(oldInstall: Install, newInstall: Install, 
   };
 }
 
-/** One install's files by number: their stored hashes and, for the few reported, their paths. */
+/** One install's files by number: where their stored hashes are and, for the few reported, their paths. */
 class Side {
   private readonly byId: (id: number) => VfsFile;
+  /** Set by hashAt: the chunk metas of the file's container and its hash scheme (the TOC version). */
+  metas: Uint8Array | null = null;
+  scheme = 0;
 
   constructor(readonly install: Install) {
     this.byId = install.filesById();
@@ -112,13 +116,30 @@ class Side {
 
   path(id: number): string { return this.byId(id).path; }
 
-  /** The stored hash of an IoStore chunk, or undefined (another kind of container, or a hash of zeros: none stored). */
+  /**
+   * Where file `id`'s stored hash starts in `metas` (set with `scheme`), or -1: another kind of
+   * container, or a hash of zeros (none stored).
+   */
+  hashAt(id: number): number {
+    const archive = this.install.winnerArchiveById(id);
+    if (!(archive instanceof IoStoreContainer)) return -1;
+    const toc = archive.toc;
+    const at = this.install.winnerRefById(id) * toc.metaStride;
+    const metas = toc.metas;
+    for (let i = 0; i < CHUNK_HASH_BYTES; i++) {
+      if (metas[at + i] !== 0) {
+        this.metas = metas;
+        this.scheme = toc.header.version;
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /** The stored hash of file `id`, or undefined (see hashAt). */
   storedHash(id: number): StoredHash | undefined {
-    const { archive, ref } = this.install.winnerById(id);
-    if (!(archive instanceof IoStoreContainer)) return undefined;
-    const bytes = chunkMetaHash(archive.toc, ref).subarray(0, CHUNK_HASH_BYTES);
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return { bytes, scheme: archive.toc.header.version };
-    return undefined;
+    const at = this.hashAt(id);
+    return at < 0 ? undefined : { bytes: this.metas!.subarray(at, at + CHUNK_HASH_BYTES), scheme: this.scheme };
   }
 }
 
@@ -179,7 +200,7 @@ class DigestReader {
   ) {}
 
   async digestOf(side: Side, id: number): Promise<string | undefined> {
-    const { archive, ref } = side.install.winnerById(id);
+    const archive = side.install.winnerArchiveById(id), ref = side.install.winnerRefById(id);
     try {
       const bytes = await archive.read(ref, this.signal);
       this.stats.filesRead++;
@@ -196,9 +217,8 @@ class DigestReader {
   }
 }
 
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+function sameBytes(a: Uint8Array, at: number, b: Uint8Array, bt: number, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[at + i] !== b[bt + i]) return false;
   return true;
 }
 

@@ -144,9 +144,8 @@ export class Install {
 
   /** File `id`'s size and its winning container and ref there, without making its VfsFile. */
   fileSizeById(id: number): number { return this.tree.fileSize(id); }
-  winnerById(id: number): { archive: Archive; ref: number } {
-    return { archive: this.tree.winnerArchive(id), ref: this.tree.winnerRef(id) };
-  }
+  winnerArchiveById(id: number): Archive { return this.tree.winnerArchive(id); }
+  winnerRefById(id: number): number { return this.tree.winnerRef(id); }
 
   /**
    * The entries of one folder ('' = the root): folders first, then files, by name. Folder sizes
