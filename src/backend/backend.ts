@@ -26,7 +26,7 @@ import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js'
 import { wemSound } from '../core/assets/sound/wwise/wem.js';
 import { parseBank } from '../core/assets/sound/wwise/bank.js';
 import { installWwiseNames } from '../core/assets/sound/wwise/install-names.js';
-import { bankListing, bankMediaSound } from '../core/assets/sound/wwise/soundbank.js';
+import { bankListing, bankMediaSound, wemIdOfPath, withWwiseNames } from '../core/assets/sound/wwise/soundbank.js';
 import { assetKindOfFile } from '../core/assets/index.js';
 import type { LocalizationView, RegistryView } from '../shared/data-api.js';
 import type { Sound } from '../core/assets/sound/types.js';
@@ -535,7 +535,9 @@ export class Backend implements PakScopeApi {
     const plain = assetKindOfFile(req.path)?.kind;
     if (plain === 'sound') {
       const { path, bytes } = await this.plainBytes(install, req.path);
-      return wemSound(bytes, baseName(path), path);
+      const sound = wemSound(bytes, baseName(path), path);
+      const id = wemIdOfPath(path);
+      return id === undefined ? sound : withWwiseNames(sound, id, await installWwiseNames(install, path, []));
     }
     if (plain === 'soundbank') {
       if (req.mediaId === undefined) throw new RequestError(`${req.path} is a sound bank: name one of its media (mediaId)`);

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
+import { bankMedia, loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
 import { LE3_BANK, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwisePak } from '../support/wwise-pak.js';
 import { buildCli, pakscope } from './run-cli.js';
 
@@ -110,5 +110,15 @@ describe('Wwise files loose in a game folder', () => {
     ]);
     const bank = await pakscope(['audio', root, 'MyGame/Content/WwiseAudio/Windows/Test.bnk', '--json']);
     expect(JSON.parse(bank.out).events).toEqual([{ id: 3187507146, name: 'Play_Test', media: [799259675] }]);
+  });
+
+  it('a .wem named by its id is named by the metadata: the event that plays it and its original file', async () => {
+    const dir = join(temp, 'Game', 'MyGame', 'Content', 'WwiseAudio', 'Windows');
+    await writeFile(join(dir, '799259675.wem'), bankMedia(loadWwise('Test.bnk')).get(799259675)!);
+    const r = await pakscope(['audio', join(temp, 'Game'), 'MyGame/Content/WwiseAudio/Windows/799259675.wem']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('note: played by event Play_Test');
+    expect(r.stderr).toContain('note: original file: 金币.wav (SFX\\金币_10C4C929.wem)');
+    expect(r.out).toContain('WEM PCM, 16000 Hz, 2 channels, 17920 samples');
   });
 });

@@ -9,7 +9,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { parseBank } from '../../core/assets/sound/wwise/bank.js';
 import { installWwiseNames } from '../../core/assets/sound/wwise/install-names.js';
 import { emptyNames, nameEventsByHash, readSoundbanksInfo, type WwiseNames } from '../../core/assets/sound/wwise/names.js';
-import { bankListing, bankMediaSound, type BankListing } from '../../core/assets/sound/wwise/soundbank.js';
+import { bankListing, bankMediaSound, wemIdOfPath, withWwiseNames, type BankListing } from '../../core/assets/sound/wwise/soundbank.js';
 import { convertibleExports, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
 import { baseName, convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
 import { wemSound } from '../../core/assets/sound/wwise/wem.js';
@@ -118,8 +118,10 @@ export const audioCommand: Command = {
     }
     if (mediaId !== undefined) throw new UsageError('--media names a medium of a sound bank (.bnk)', 'audio');
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'audio')) };
-    const plain = await withPlainFile(session, args, 'sound', 'audio', async (file) => {
-      const s = wemSound(file.bytes, baseName(file.path), file.path);
+    const plain = await withPlainFile(session, args, 'sound', 'audio', async (file, _asset, install) => {
+      const id = wemIdOfPath(file.path);
+      const named = id === undefined ? undefined : install ? await installWwiseNames(install, file.path, []) : await diskWwiseNames(file.path, []);
+      const s = named ? withWwiseNames(wemSound(file.bytes, baseName(file.path), file.path), id!, named) : wemSound(file.bytes, baseName(file.path), file.path);
       if (target) await write(session, s, target);
       return s;
     });

@@ -30,6 +30,10 @@ describe('Wwise sound banks', () => {
     const listing = bankListing(bytes, 'Test.bnk', names);
     expect(listing.events).toEqual([{ id: 3187507146, name: 'Play_Test', media: [799259675] }]);
     expect(listing.media).toEqual([{ id: 799259675, bytes: 71744, codec: 'PCM', name: '金币.wav', samples: 17920, sampleRate: 16000, channels: 2 }]);
+    expect(names.mediaEvents.get(799259675)).toEqual(['Play_Test']);
+    const sound = bankMediaSound(bytes, 'Test.bnk', 799259675, names);
+    expect(sound.name).toBe('金币');
+    expect(sound.notes.slice(0, 2)).toEqual(['played by event Play_Test', 'original file: 金币.wav (SFX\\金币_10C4C929.wem)']);
   });
 
   it('Wwise ids are the FNV-1 hash of the lowercased name: the bank and its event', () => {

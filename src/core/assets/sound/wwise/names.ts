@@ -18,9 +18,11 @@ export interface WwiseNames {
   events: Map<number, string>;
   /** Medium id -> its original file's name ("Hit_01.wav") and where Wwise put it ("SFX\\Hit_01_3F75BDB9.wem"). */
   media: Map<number, { name: string; path?: string }>;
+  /** Medium id -> the names of the events that play it, as the metadata lists them. */
+  mediaEvents: Map<number, string[]>;
 }
 
-export const emptyNames = (): WwiseNames => ({ events: new Map(), media: new Map() });
+export const emptyNames = (): WwiseNames => ({ events: new Map(), media: new Map(), mediaEvents: new Map() });
 
 /** Adds what a SoundbanksInfo.json or .xml names to `into`; text that is neither is ignored. */
 export function readSoundbanksInfo(text: string, into: WwiseNames = emptyNames()): WwiseNames {
@@ -50,6 +52,17 @@ function walkJson(node: unknown, into: WwiseNames, depth = 0): void {
     const objectPath = typeof o['ObjectPath'] === 'string' ? o['ObjectPath'] : '';
     if (typeof o['Name'] === 'string' && (/^\\Events\\/i.test(objectPath) || 'IncludedMemoryFiles' in o || 'ReferencedStreamedFiles' in o || 'DurationType' in o)) {
       into.events.set(id, o['Name']);
+      for (const key of ['IncludedMemoryFiles', 'ReferencedStreamedFiles', 'IncludedMedia', 'Media']) {
+        const files = o[key];
+        if (!Array.isArray(files)) continue;
+        for (const f of files) {
+          const mediaId = idOf((f as Record<string, unknown> | null)?.['Id']);
+          if (mediaId === undefined) continue;
+          const list = into.mediaEvents.get(mediaId) ?? [];
+          if (!list.includes(o['Name'])) list.push(o['Name']);
+          into.mediaEvents.set(mediaId, list);
+        }
+      }
     } else if (typeof o['ShortName'] === 'string' && ('Path' in o || 'Language' in o) && !('IncludedEvents' in o) && !/\.bnk$/i.test(String(o['Path'] ?? ''))) {
       into.media.set(id, { name: o['ShortName'], ...(typeof o['Path'] === 'string' ? { path: o['Path'] } : {}) });
     }

@@ -46,7 +46,24 @@ export function bankMediaSound(bytes: Uint8Array, file: string, id: number, name
   const m = bank.media.find((x) => x.id === id);
   if (!m) throw new FormatError(file, 'DIDX chunk', 0, `the bank has no medium ${id} (it has ${bank.media.length}: ${bank.media.slice(0, 8).map((x) => x.id).join(', ')}${bank.media.length > 8 ? ', ...' : ''})`);
   const original = names.media.get(id)?.name;
-  return wemSound(bankMediaBytes(bytes, m), original ? original.replace(/\.[^.]+$/, '') : String(id), `${file}#${id}`);
+  return withWwiseNames(wemSound(bankMediaBytes(bytes, m), original ? original.replace(/\.[^.]+$/, '') : String(id), `${file}#${id}`), id, names);
+}
+
+/** The medium id a .wem's file name gives ("123456.wem", "Hit_01_123456.wem" has none), if any. */
+export function wemIdOfPath(path: string): number | undefined {
+  const m = /(?:^|[\\/])(\d{1,10})\.wem$/i.exec(path);
+  const id = m ? Number(m[1]) : NaN;
+  return Number.isInteger(id) && id <= 0xffffffff ? id : undefined;
+}
+
+/** A medium's sound with what the metadata names of it in its notes: its original file and the events that play it. */
+export function withWwiseNames<S extends Sound>(sound: S, id: number, names: WwiseNames): S {
+  const original = names.media.get(id);
+  const events = names.mediaEvents.get(id) ?? [];
+  const notes = [...sound.notes];
+  if (original) notes.unshift(`original file: ${original.name}${original.path ? ` (${original.path})` : ''}`);
+  if (events.length > 0) notes.unshift(`played by event${events.length === 1 ? '' : 's'} ${events.join(', ')}`);
+  return { ...sound, notes };
 }
 
 export const soundbankKind: AssetKind = {
