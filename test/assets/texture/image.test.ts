@@ -61,7 +61,7 @@ describe('decodeTextureImage', () => {
   });
 
   it('decodes a big image in bands on every thread, the same pixels as in one piece (a height that is no whole number of blocks)', async () => {
-    const width = 2048, height = 1030; // 2 Mpixels: two bands
+    const width = 2048, height = 1030; // 2 Mpixels: nine bands of 128 rows, the last 6 rows, claimed by two threads
     const blocks = Uint8Array.from({ length: (width / 4) * Math.ceil(height / 4) * 8 }, (_, i) => (i * 2654435761) >>> 24);
     const t: Texture = {
       ...texture(4, 4, 1, 1), pixelFormat: 'PF_DXT1', width, height, slices: 1, cube: false,
@@ -72,6 +72,29 @@ describe('decodeTextureImage', () => {
     const banded = await decodeTextureImage(t, { pool: pool2 });
     expect([banded.width, banded.height]).toEqual([width, height]);
     expect(Buffer.from(banded.rgba).equals(Buffer.from(whole.rgba))).toBe(true);
+    // Cancelled while the threads decode: rejected with the signal's reason, the pool goes on.
+    const ac = new AbortController();
+    const cancelled = decodeTextureImage(t, { pool: pool2, signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('closed the view')), 1);
+    await expect(cancelled).rejects.toThrow('closed the view');
+    expect(Buffer.from((await decodeTextureImage(t, { pool: pool2 })).rgba).equals(Buffer.from(whole.rgba))).toBe(true);
+  });
+
+  it('decodes HDR formats in bands into shared floats and bytes alike, the same as in one piece', async () => {
+    const width = 600, height = 520; // two bands of 436 and 84 rows
+    for (const [pixelFormat, bytes] of [['PF_BC6H', (width / 4) * (height / 4) * 16], ['PF_FloatRGBA', width * height * 8]] as const) {
+      const data = Uint8Array.from({ length: bytes }, (_, i) => ((i * 2654435761) >>> 24) & (i % 2 ? 0x3b : 0xff));
+      const t: Texture = {
+        ...texture(4, 4, 1, 1), pixelFormat, width, height, slices: 1, cube: false,
+        mips: [{ width, height, depth: 1, bytes, location: 'inline' }],
+        readMip: async () => data.slice(),
+      };
+      const whole = await decodeTextureImage(t);
+      const banded = await decodeTextureImage(t, { pool: pool2 });
+      expect(banded.float?.length).toBe(width * height * 4);
+      expect(Buffer.from(banded.rgba).equals(Buffer.from(whole.rgba))).toBe(true);
+      expect(Buffer.from(new Uint8Array(banded.float!.buffer)).equals(Buffer.from(new Uint8Array(whole.float!.buffer)))).toBe(true);
+    }
   });
 
   it('names what is wrong: no such mip or slice, a mip that runs short or is missing, a format it cannot decode', async () => {
