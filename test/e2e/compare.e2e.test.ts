@@ -25,6 +25,10 @@ describe.skipIf(skipBrowser)('comparing two builds in Chromium (browser host)', 
     await poll(() => page.getByTestId('tree').locator('.row').count()).toBeGreaterThan(0);
 
     await page.getByTestId('compare-open').click();
+    // The shown install itself: refused with the reason, in the dialog.
+    await page.getByTestId('compare-path').fill(PATCH_PAK);
+    await page.getByTestId('compare-start').click();
+    await poll(() => page.getByTestId('compare-error').textContent()).toContain('old and new are the same install');
     await page.getByTestId('compare-path').fill(`${PATCH_PAK}/CUE4ParseFixtures-PatchBase.pak`);
     await page.getByTestId('compare-start').click();
     await poll(() => page.getByTestId('compare-totals').textContent()).toContain('2 changed');
@@ -54,6 +58,10 @@ describe.skipIf(skipBrowser)('comparing two builds in Chromium (browser host)', 
       .toContainEqual(['DA_PatchTarget.Integer', '100', '200']);
     expect(await changes.textContent()).toContain('"Patch version"');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-compare-package.png') });
+    await page.getByRole('tab', { name: /^Tables/ }).click();
+    await poll(() => page.getByTestId('package-diff').locator('.old .mark').allTextContents()).toContain('Base_Target');
+    expect(await page.getByTestId('package-diff').locator('.new .mark').allTextContents()).toContain('Patch_Target');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-compare-tables.png') });
     await page.getByRole('tab', { name: /^Properties/ }).click();
     await poll(() => page.getByTestId('properties-old').locator('.prop.mark').allTextContents()).toContain('Integer = 100');
     expect(await page.getByTestId('properties-new').locator('.prop.mark').allTextContents()).toContain('Integer = 200');
