@@ -66,8 +66,10 @@ export function readPositions(r: BinaryReader): Float32Array {
   if (stride !== 12 && n > 0) throw r.error(`position vertex buffer stride ${stride}, expected 12 (FVector3f)`, strideAt);
   const { count } = bulkArrayHeader(r, 'position vertex buffer', 12);
   if (count !== n) throw r.error(`the position vertex buffer holds ${count} vertices but says ${n}`, strideAt + 4);
+  const block = r.bytesView(n * 12);
+  const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
   const out = new Float32Array(n * 3);
-  for (let i = 0; i < n * 3; i++) out[i] = r.f32();
+  for (let i = 0; i < n * 3; i++) out[i] = v.getFloat32(i * 4, true);
   return out;
 }
 
@@ -85,19 +87,44 @@ function unpack16(v: number, signed: boolean): number {
   return signed ? Math.max(-1, ((v << 16) >> 16) / 32767) : v / 32767.5 - 1;
 }
 
-/** TangentX and TangentZ of one vertex into the normal and tangent arrays (w: the bitangent sign TangentZ.w stores). */
-function readTangentPair(r: BinaryReader, high: boolean, signed: boolean, i: number, normals: Float32Array, tangents: Float32Array): void {
-  const x = [0, 0, 0, 0];
-  const z = [0, 0, 0, 0];
-  for (const v of [x, z]) {
-    for (let c = 0; c < 4; c++) v[c] = high ? unpack16(r.u16(), signed) : unpack8(r.u8(), signed);
+/**
+ * TangentX and TangentZ of `n` vertices (from vertex `first`, `stride` bytes apart) into the
+ * normal and tangent arrays; w is the bitangent sign TangentZ.w stores. One bounds check for the
+ * whole block, then plain reads: a million vertices must not allocate per vertex.
+ */
+function readTangents(block: Uint8Array, stride: number, n: number, high: boolean, signed: boolean, normals: Float32Array, tangents: Float32Array): void {
+  const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  for (let i = 0; i < n; i++) {
+    const at = i * stride;
+    if (high) {
+      for (let c = 0; c < 3; c++) {
+        tangents[i * 4 + c] = unpack16(v.getUint16(at + c * 2, true), signed);
+        normals[i * 3 + c] = unpack16(v.getUint16(at + 8 + c * 2, true), signed);
+      }
+      tangents[i * 4 + 3] = unpack16(v.getUint16(at + 14, true), signed) < 0 ? -1 : 1;
+    } else {
+      for (let c = 0; c < 3; c++) {
+        tangents[i * 4 + c] = unpack8(block[at + c]!, signed);
+        normals[i * 3 + c] = unpack8(block[at + 4 + c]!, signed);
+      }
+      tangents[i * 4 + 3] = unpack8(block[at + 7]!, signed) < 0 ? -1 : 1;
+    }
   }
-  normals.set([z[0]!, z[1]!, z[2]!], i * 3);
-  tangents.set([x[0]!, x[1]!, x[2]!, z[3]! < 0 ? -1 : 1], i * 4);
 }
 
-function readUv(r: BinaryReader, full: boolean): [number, number] {
-  return full ? [r.f32(), r.f32()] : [HALF_TO_FLOAT[r.u16()]!, HALF_TO_FLOAT[r.u16()]!];
+/** UV channel `ch` of `n` vertices (`stride` bytes apart, the channel `offset` bytes in), half or full precision. */
+function readUvChannel(block: Uint8Array, stride: number, offset: number, n: number, full: boolean, out: Float32Array): void {
+  const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  for (let i = 0; i < n; i++) {
+    const at = i * stride + offset;
+    if (full) {
+      out[i * 2] = v.getFloat32(at, true);
+      out[i * 2 + 1] = v.getFloat32(at + 4, true);
+    } else {
+      out[i * 2] = HALF_TO_FLOAT[v.getUint16(at, true)]!;
+      out[i * 2 + 1] = HALF_TO_FLOAT[v.getUint16(at + 2, true)]!;
+    }
+  }
 }
 
 /** Most UV channels a static mesh has (MAX_STATIC_TEXCOORDS). */
@@ -123,29 +150,25 @@ export function readStaticVertexBuffer(r: BinaryReader, release: number, vertice
   const tangentSize = highTangents ? 16 : 8;
   const uvSize = fullUvs ? 8 : 4;
   if (release < Release.SplitVertexStreams) {
-    const { count } = bulkArrayHeader(r, 'vertex tangents and UVs', tangentSize + uvSize * numUvs);
+    const stride = tangentSize + uvSize * numUvs;
+    const { count } = bulkArrayHeader(r, 'vertex tangents and UVs', stride);
     if (count !== n) throw r.error(`the vertex buffer holds ${count} vertices but says ${n}`, countAt);
-    for (let i = 0; i < n; i++) {
-      readTangentPair(r, highTangents, signed, i, normals, tangents);
-      for (const uv of uvs) uv.set(readUv(r, fullUvs), i * 2);
-    }
+    const block = r.bytesView(n * stride);
+    readTangents(block, stride, n, highTangents, signed, normals, tangents);
+    uvs.forEach((uv, c) => readUvChannel(block, stride, tangentSize + c * uvSize, n, fullUvs, uv));
     return { normals, tangents, uvs };
   }
   const t = bulkArrayHeader(r, 'vertex tangents', tangentSize);
   if (t.count !== n) throw r.error(`the tangent buffer holds ${t.count} vertices but says ${n}`, countAt);
-  for (let i = 0; i < n; i++) readTangentPair(r, highTangents, signed, i, normals, tangents);
+  readTangents(r.bytesView(n * tangentSize), tangentSize, n, highTangents, signed, normals, tangents);
   const u = bulkArrayHeader(r, 'vertex UVs', uvSize);
   // An odd channel count may be padded by one vertex (the engine's GetTexCoordNumVerts).
   const stored = numUvs === 0 ? 0 : u.count / numUvs;
   if (numUvs > 0 && (u.count % numUvs !== 0 || stored < n || stored > n + 1)) {
     throw r.error(`the UV buffer holds ${u.count} UVs, not ${numUvs} for each of ${n} vertices`, countAt);
   }
-  for (let i = 0; i < stored; i++) {
-    for (const uv of uvs) {
-      const v = readUv(r, fullUvs);
-      if (i < n) uv.set(v, i * 2);
-    }
-  }
+  const block = r.bytesView(u.count * uvSize);
+  uvs.forEach((uv, c) => readUvChannel(block, uvSize * numUvs, c * uvSize, n, fullUvs, uv));
   return { normals, tangents, uvs };
 }
 
@@ -159,10 +182,13 @@ export function readColors(r: BinaryReader, vertices: number): Uint8Array | unde
   const { count } = bulkArrayHeader(r, 'colour vertex buffer', 4);
   if (count !== n) throw r.error(`the colour buffer holds ${count} vertices but says ${n}`, countAt);
   if (n !== vertices) throw r.error(`the colour buffer has ${n} vertices, the position buffer ${vertices}`, countAt);
+  const block = r.bytesView(n * 4);
   const out = new Uint8Array(n * 4);
-  for (let i = 0; i < n; i++) {
-    const [b, g, red, a] = [r.u8(), r.u8(), r.u8(), r.u8()];
-    out.set([red, g, b, a], i * 4);
+  for (let i = 0; i < n * 4; i += 4) {
+    out[i] = block[i + 2]!;
+    out[i + 1] = block[i + 1]!;
+    out[i + 2] = block[i]!;
+    out[i + 3] = block[i + 3]!;
   }
   return out;
 }
@@ -174,8 +200,10 @@ export function readIndexBuffer(r: BinaryReader, release: number, what: string):
   const bytes = size * count;
   const width = is32 ? 4 : 2;
   if (bytes % width !== 0) throw r.error(`${what}: ${bytes} bytes is not a whole number of ${width * 8}-bit indices`);
+  const block = r.bytesView(bytes);
+  const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
   const out = new Uint32Array(bytes / width);
-  for (let i = 0; i < out.length; i++) out[i] = is32 ? r.u32() : r.u16();
+  for (let i = 0; i < out.length; i++) out[i] = is32 ? v.getUint32(i * 4, true) : v.getUint16(i * 2, true);
   if (release >= Release.RayTracing) r.bool32(); // bShouldExpandTo32Bit
   return out;
 }

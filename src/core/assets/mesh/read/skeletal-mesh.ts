@@ -154,6 +154,11 @@ function readSkinWeights(r: BinaryReader, release: number, vertices: number): Sk
       m = lookup![i]! & 0xff;
       if (m > MAX_INFLUENCES) throw data.error(`vertex ${i} has ${m} influences`, data.pos);
     }
+    if (m <= k) {
+      for (let j = 0; j < m; j++) out.joints[i * k + j] = ib === 2 ? data.u16() : data.u8();
+      for (let j = 0; j < m; j++) out.weights[i * k + j] = (wb === 2 ? data.u16() : data.u8()) / wmax;
+      continue;
+    }
     const idx: number[] = [];
     const w: number[] = [];
     for (let j = 0; j < m; j++) idx.push(ib === 2 ? data.u16() : data.u8());
