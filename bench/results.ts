@@ -8,7 +8,8 @@ import { availableParallelism, cpus, release, totalmem, type as osType } from 'n
 export type TargetName =
   | 'open_index_s' | 'peak_rss_mb' | 'graph_s' | 'package_view_ms' | 'decode_ratio_zlib' | 'decode_ratio_oodle'
   | 'decode_ratio_lz4' | 'worker_scaling' | 'extract_ratio_zlib' | 'extract_disk_ratio_zlib' | 'scroll_frame_ms'
-  | 'texture_decode_ratio_bc1' | 'texture_decode_ratio_bc7' | 'texture_preview_ms' | 'diff_s';
+  | 'texture_decode_ratio_bc1' | 'texture_decode_ratio_bc7' | 'texture_preview_ms' | 'diff_s'
+  | 'treemap_ms' | 'search_index_s' | 'search_ms';
 
 export interface TargetSpec {
   name: TargetName;
@@ -38,6 +39,9 @@ export const TARGET_SPECS: readonly TargetSpec[] = [
   { name: 'texture_decode_ratio_bc7', target: 0.8, unit: 'x Pillow', kind: 'min', what: 'BC7 decoding of a 4096x4096 texture vs Pillow\'s C decoder, one thread each' },
   { name: 'texture_preview_ms', target: 150, unit: 'ms', kind: 'max', what: 'a 4096x4096 BC7 mip with its mips in a .ubulk: read and decoded in the worker pool, request to pixels (median)' },
   { name: 'diff_s', target: 2, unit: 's', kind: 'max', what: 'the install compared with a copy of it with 1 % of the chunks changed, through the stored hashes: the copy opened and compared' },
+  { name: 'treemap_ms', target: 1000, unit: 'ms', kind: 'max', what: 'the size map of the whole install laid out (every folder and file, squarified, from the tree\'s typed arrays)' },
+  { name: 'search_index_s', target: 10, unit: 's', kind: 'max', what: 'the search index built: every package\'s name map, exports, imports and path, in the worker pool' },
+  { name: 'search_ms', target: 100, unit: 'ms', kind: 'max', what: 'a query against the built search index (substring, every kind), median over ten words' },
 ];
 
 export interface TargetResult {

@@ -20,6 +20,7 @@ import { runProbe } from './probe-runner.js';
 import { measureTextureDecode } from './texture-decode.js';
 import type { DecodeResult } from './probes/decode.js';
 import type { DiffResult } from './probes/diff.js';
+import type { SearchResult } from './probes/search.js';
 import type { ExtractResult } from './probes/extract.js';
 import type { OpenIndexResult } from './probes/open-index.js';
 import type { PackagesResult } from './probes/packages.js';
@@ -202,6 +203,20 @@ async function measureScrollTarget(m: InstallManifest, details: Record<string, u
     s.p95FrameMs <= 8 && s.droppedFrames === 0 && rowsNote === '')];
 }
 
+async function measureSearch(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const s = await runProbe<SearchResult>('search', { root: m.root, aesKeyArg: m.aesKeyArg, workerFile: WORKER_FILE }, { onProgress: probeLog });
+  details['search'] = s;
+  const count = (n: number): string => n.toLocaleString('en-US');
+  return [
+    targetResult('treemap_ms', s.treemapMs,
+      `SizeMap.layoutAll: ${count(s.files)} files and ${count(s.folders)} folders in 1920x1080, median of 5 (${s.treemapRunsMs.map((t) => t.toFixed(0)).join(', ')} ms)`),
+    targetResult('search_index_s', s.indexSeconds,
+      `buildSearchIndex (strings left out) on ${s.threads} worker threads: ${count(s.indexedFiles)} files, ${count(s.hits)} hits, ${count(s.texts)} distinct texts, ${s.problems} files not read`),
+    targetResult('search_ms', s.searchMedianMs,
+      `median of ${s.queries.length} queries, max ${s.searchMaxMs.toFixed(1)} ms (${s.queries.map((q) => `${q.text}: ${count(q.hits)}`).join(', ')})`),
+  ];
+}
+
 async function measureDiff(m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
   const copy = await changedCopy(m);
   const d = await runProbe<DiffResult>('diff',
@@ -225,6 +240,7 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
     (_m, d) => measureTextureDecode({ rounds: PLAN.textureRounds, reps: PLAN.textureReps }, log, d)],
   ['preview', ['texture_preview_ms'], measureTexturePreview],
   ['diff', ['diff_s'], measureDiff],
+  ['search', ['treemap_ms', 'search_index_s', 'search_ms'], measureSearch],
 ];
 
 async function writeAtomically(path: string, text: string): Promise<void> {

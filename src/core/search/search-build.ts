@@ -263,21 +263,29 @@ function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | un
       default: return undefined;
     }
   };
+  // "names[3]" and the like made once each, not once per hit.
+  const places = new Map<string, string[]>();
+  const place = (table: string, k: number, suffix = ''): string => {
+    const key = table + suffix;
+    let list = places.get(key);
+    if (!list) places.set(key, (list = []));
+    return (list[k] ??= `${table}[${k}]${suffix}`);
+  };
   entries.forEach((e, i) => {
     const file = b.file(e.path);
     b.hit(file, HitKind.path, e.path, 'path');
     const f = facts[i];
     if (!f) return;
     if (f.kind !== 'text') {
-      f.names.forEach((n, k) => b.hit(file, HitKind.name, n, `names[${k}]`));
+      f.names.forEach((n, k) => b.hit(file, HitKind.name, n, place('names', k)));
       f.exports.forEach((x, k) => {
-        b.hit(file, HitKind.export, x.name, `exports[${k}]`);
+        b.hit(file, HitKind.export, x.name, place('exports', k));
         const cls = 'class' in x ? refPath(f as ZenFacts, x.class) : x.classPath;
-        if (cls !== undefined) b.hit(file, HitKind.class, cls, `exports[${k}].class`);
+        if (cls !== undefined) b.hit(file, HitKind.class, cls, place('exports', k, '.class'));
       });
       f.imports.forEach((r, k) => {
         const path = typeof r === 'string' ? r : refPath(f as ZenFacts, r);
-        if (path !== undefined) b.hit(file, HitKind.import, path, `imports[${k}]`);
+        if (path !== undefined) b.hit(file, HitKind.import, path, place('imports', k));
       });
     }
     for (const [where, text] of f.strings) b.hit(file, HitKind.string, text, where);
