@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView,
+  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -484,7 +484,7 @@ export class Backend implements PakScopeApi {
     return readAssetText(this.packages.packagesOf(req.installId, install), this.packages, req);
   }
 
-  async assetTable(req: AssetRequest): Promise<AssetTable> {
+  async assetTable(req: AssetTableRequest): Promise<AssetTable> {
     const install = await this.install(req.installId);
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;

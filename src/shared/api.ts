@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryView } from './data-api.js';
@@ -189,7 +189,7 @@ export interface PakScopeApi {
   /** The text an export holds (a UE1/2 class's UnrealScript source): what the text preview shows. */
   assetText(req: AssetRequest): Promise<AssetText>;
   /** A data table, string table, curve table or curve as rows and columns (the table view). */
-  assetTable(req: AssetRequest): Promise<AssetTable>;
+  assetTable(req: AssetTableRequest): Promise<AssetTable>;
   /**
    * Every culture of the localization target `path` (a .locres or .locmeta) belongs to, side by
    * side by namespace and key; "" gathers every .locres of the install.
@@ -390,7 +390,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   meshInfo: ASSET,
   meshGeometry: { ...ASSET, lod: 'number?' },
   assetText: ASSET,
-  assetTable: ASSET,
+  assetTable: { ...ASSET, flatten: 'boolean?' },
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },

@@ -51,6 +51,11 @@ export interface AssetText {
   text: string;
 }
 
+/** A table of an asset; `flatten` splits each struct field of a data table into a column per field of it ("Nested.Marker"). */
+export interface AssetTableRequest extends AssetRequest {
+  flatten?: boolean;
+}
+
 /** A data table, string table, curve table or curve as the table view shows it. */
 export interface AssetTable {
   /** Tree path of the package, as openPackage gives it. */
@@ -70,6 +75,10 @@ export interface AssetTable {
   csv: string;
   json: string;
   notes: string[];
+  /** Data tables: how many fields are structs (each can be split into a column per field of it: AssetTableRequest.flatten). */
+  structFields?: number;
+  /** Cell texts that name a package the install holds (object references) -> its tree path. */
+  links?: Record<string, string>;
   /** Curve tables and curves: each curve's keys and its values evaluated across (and a little past) its keys, for the plot. */
   curves?: { name: string; keys: [number, number][]; samples: [number, number][] }[];
 }

@@ -57,3 +57,39 @@ describe('assetTable', () => {
     expect(() => validateRequest('assetTable', { installId, path: 1 })).toThrow(ApiValidationError);
   });
 });
+
+describe('assetTable: struct fields flattened, object references linked', () => {
+  it('flatten splits DT_AllProperties\' Nested into a column per field (values of cue58/manifest.json and FixtureStructuredAssetTests.cs)', async () => {
+    const path = `${FIXTURES}/DataTables/DT_AllProperties.uasset`;
+    const whole = await backend.assetTable({ installId, path });
+    expect(whole.structFields).toBe(1);
+    const flat = await backend.assetTable({ installId, path, flatten: true });
+    const labels = flat.columns.map((c) => c.label);
+    expect(labels.slice(0, 5)).toEqual(['Row', 'Number', 'LargeNumber', 'Message', 'Kind']);
+    expect(labels).toEqual(expect.arrayContaining(['Nested.Marker', 'Nested.Label', 'Nested.Position', 'Nested.bEnabled', 'Values']));
+    expect(labels).not.toContain('Nested');
+    const beta = flat.rows.find((r) => r[0] === 'Beta')!;
+    const at = (label: string) => beta[labels.indexOf(label)];
+    expect([at('Nested.Marker'), at('Nested.Label'), at('Nested.bEnabled')]).toEqual([-202, 'NestedBeta', 'False']);
+    expect(flat.columns[labels.indexOf('Nested.Marker')]!.numeric).toBe(true);
+    // The CSV and JSON stay as the editor exports them.
+    expect(flat.csv).toBe(whole.csv);
+  });
+
+  it('a cell naming a package the install holds links to its tree path; script classes and missing packages do not', async () => {
+    const { cellLinks } = await import('../../src/backend/asset-table.js');
+    const { InstallPackages } = await import('../../src/core/package/open-package.js');
+    const { openInstall } = await import('../../src/core/install/install.js');
+    const install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed')]);
+    const packages = new InstallPackages(install);
+    try {
+      expect({ ...cellLinks([['/Game/Fixtures/Textures/T_BC7.T_BC7', '/Script/Engine.Texture2D', 3], ['/Game/Fixtures/Nope.Nope', 'T_BC7', null, '/Game/Fixtures/Maps/Empty']], packages) }).toEqual({
+        '/Game/Fixtures/Textures/T_BC7.T_BC7': `${FIXTURES}/Textures/T_BC7.uasset`,
+        '/Game/Fixtures/Maps/Empty': `${FIXTURES}/Maps/Empty.umap`,
+      });
+    } finally {
+      await packages.close();
+      await install.close();
+    }
+  });
+});
