@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView,
+  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -465,6 +465,12 @@ export class Backend implements PakScopeApi {
     const bank = parseBank(bytes, path);
     const names = await installWwiseNames(install, path, bank.events.map((e) => e.id));
     return { path, ...bankListing(bytes, path, names) };
+  }
+
+  async soundWav(req: AssetRequest): Promise<SoundWav> {
+    const v = await soundView(await this.readSoundOf(await this.install(req.installId), req), req.path, undefined, poolOf(this.opts.decoder), { whole: true });
+    if (!v.wav) throw new RequestError(`${v.name}: ${v.decodeError ?? `${v.format} does not decode`}`);
+    return { wav: v.wav, notes: v.notes };
   }
 
   async soundInfo(req: AssetRequest): Promise<SoundView> {

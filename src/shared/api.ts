@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, TexturePixels, TexturePixelsRequest, TextureView,
+  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryView } from './data-api.js';
@@ -178,6 +178,8 @@ export interface PakScopeApi {
   texturePixels(req: TexturePixelsRequest): Promise<TexturePixels>;
   /** A sound's facts (format, rate, channels, length, loop, streaming chunks, cue points) and its decoded WAV where it decodes. */
   soundInfo(req: AssetRequest): Promise<SoundView>;
+  /** A sound's whole decoded WAV: what the view swaps in after a partial soundInfo (a long streamed sound). */
+  soundWav(req: AssetRequest): Promise<SoundWav>;
   /** A SoundCue's node graph: volume, pitch, its nodes with their children and settings, each wave player's sound. */
   soundCue(req: AssetRequest): Promise<SoundCueView>;
   /** A Wwise sound bank (.bnk): its events (named where the install's metadata names them) and embedded media. */
@@ -385,6 +387,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   pickMappings: { installId: 'string' },
   textureInfo: ASSET,
   soundInfo: ASSET,
+  soundWav: ASSET,
   soundCue: ASSET,
   soundBank: ASSET,
   meshInfo: ASSET,

@@ -171,6 +171,14 @@ export interface SoundView extends SoundInfo {
   wav?: Uint8Array;
   /** Why there is no `wav` for a decodable format (a decode error, too long to preview). */
   decodeError?: string;
+  /** `wav` holds the sound's first seconds only (a long streamed sound, to start at once); soundWav gives the whole. */
+  partial?: boolean;
+}
+
+/** A sound's whole WAV (after a partial soundInfo), with what did not decode. */
+export interface SoundWav {
+  wav: Uint8Array;
+  notes: string[];
 }
 
 /** A SoundCue's node graph for the cue view, each wave player's sound as a tree path of the install. */

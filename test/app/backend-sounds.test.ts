@@ -8,6 +8,8 @@ import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
 import { corpus } from '../support/corpus.js';
 import { writeSoundPackage } from '../assets/sound/ue12-writer.js';
+import { pcmStreamedSound } from '../../bench/sound-writer.js';
+import { soundView } from '../../src/backend/sounds.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const sw = (name: string) => `CUE4ParseFixtures/Content/Fixtures/Audio/${name}.uasset`;
@@ -101,5 +103,21 @@ describe('sounds in the backend', () => {
     expect([cue.name, cue.volume, cue.pitch, cue.nodes.length]).toEqual(['SC_Fixture', 0.75, 1.125, 3]);
     expect(cue.nodes.filter((n) => n.kind === 'wavePlayer').map((n) => n.soundPath).sort()).toEqual([sw('SW_Inline'), sw('SW_Streaming')]);
     await expect(backend.soundCue({ installId, path: sw('SW_Inline') })).rejects.toThrow(/no export of this package is a SoundCue/);
+  });
+});
+
+describe('a long streamed sound in the sound view', () => {
+  it('gives its first seconds at once (partial), and the whole WAV after', async () => {
+    const sound = pcmStreamedSound(60, 8000);
+    const start = await soundView(sound, 'Synthetic.uasset');
+    expect(start.partial).toBe(true);
+    const frames = (start.wav!.length - 44) / 2;
+    expect(frames).toBeGreaterThanOrEqual(10 * 8000);
+    expect(frames).toBeLessThan(60 * 8000);
+    const whole = await soundView(sound, 'Synthetic.uasset', undefined, undefined, { whole: true });
+    expect(whole.partial).toBeUndefined();
+    expect((whole.wav!.length - 44) / 2).toBe(60 * 8000);
+    expect(Buffer.from(whole.wav!.subarray(44, 44 + frames * 2)).equals(Buffer.from(start.wav!.subarray(44)))).toBe(true);
+    expect('readChunk' in start).toBe(false);
   });
 });

@@ -303,7 +303,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
 
     async decodeSound(info, data, signal) {
       signal?.throwIfAborted();
-      const task: SoundTask = { name: info.name, format: info.format, sampleRate: info.sampleRate, channels: info.channels, samples: info.samples, data };
+      const task: SoundTask = { name: info.name, format: info.format, sampleRate: info.sampleRate, channels: info.channels, samples: info.samples, data, ...(info.partial ? { partial: true } : {}), ...(info.maxSeconds !== undefined ? { maxSeconds: info.maxSeconds } : {}) };
       // As decodeImage: no signal for piscina (it would end the worker); a cancelled decode is dropped.
       const reply = (await piscina.run(task, { name: 'decodeSound', transferList: [data.buffer as ArrayBuffer] })) as SoundReply;
       signal?.throwIfAborted();

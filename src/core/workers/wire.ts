@@ -112,6 +112,9 @@ export interface SoundTask {
   channels: number;
   samples: number;
   data: Uint8Array;
+  /** The first chunks only (decodeSoundPayload's partial and maxSeconds). */
+  partial?: boolean;
+  maxSeconds?: number;
 }
 
 /** The decoded 16-bit PCM (its buffer moved back), or why it did not decode. */

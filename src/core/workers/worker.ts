@@ -104,7 +104,7 @@ export async function decodeSound(task: SoundTask): Promise<unknown> {
   let reply: SoundReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const pcm = await decodeSoundPayload(task, task.data);
+    const pcm = await decodeSoundPayload(task, task.data, task.partial ? { partial: true, ...(task.maxSeconds !== undefined ? { maxSeconds: task.maxSeconds } : {}) } : {});
     const samples = pcm.samples.byteOffset === 0 && pcm.samples.byteLength === pcm.samples.buffer.byteLength ? pcm.samples : pcm.samples.slice();
     transfer.push(samples.buffer as ArrayBuffer);
     reply = { ok: true, sampleRate: pcm.sampleRate, channels: pcm.channels, samples, ...(pcm.errors ? { errors: pcm.errors } : {}) };

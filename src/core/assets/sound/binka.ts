@@ -280,14 +280,19 @@ export function decodeBinkaBlocks(decoder: BinkaDecoder, b: Uint8Array, blocks: 
 }
 
 /** A whole BINKA payload to PCM, cut to the sample count its header gives. */
-export function decodeBinka(b: Uint8Array, file: string): PlanarPcm {
+export function decodeBinka(b: Uint8Array, file: string, maxSeconds?: number): PlanarPcm & { cut?: boolean } {
   const h = parseBinkaHeader(b, file);
-  const { blocks, error } = readBinkaBlocks(b, h.dataStart, file);
+  const read = readBinkaBlocks(b, h.dataStart, file);
+  const { error } = read;
+  const decoder = new BinkaDecoder(h.sampleRate, h.channels);
+  // Only the blocks that cover `maxSeconds` (the start of a long sound).
+  const blocks = maxSeconds !== undefined ? read.blocks.slice(0, Math.ceil((maxSeconds * h.sampleRate) / decoder.frameSamples)) : read.blocks;
   if (blocks.length === 0) throw error ?? new FormatError(file, 'Bink Audio payload', h.dataStart, 'no blocks');
-  const pcm = decodeBinkaBlocks(new BinkaDecoder(h.sampleRate, h.channels), b, blocks, file);
+  const pcm = decodeBinkaBlocks(decoder, b, blocks, file);
   const frames = Math.min(pcm.frames, h.samples);
   return {
     sampleRate: pcm.sampleRate, frames, channelData: pcm.channelData.map((c) => c.subarray(0, frames)),
     errors: error ? [...pcm.errors, error.message] : pcm.errors,
+    ...(error ? { cut: true } : {}),
   };
 }

@@ -8,18 +8,18 @@ import { FormatError } from '../../errors.js';
 import { decodeImaAdpcm, decodeMsAdpcm } from './adpcm.js';
 import { decodeBinka } from './binka.js';
 import { MAX_CHANNELS, MAX_SAMPLE_RATE } from './limits.js';
-import { planarToPcm } from './planar.js';
+import { planarToPcm, type PlanarPcm } from './planar.js';
 import { decodeUeOpus } from './ue-opus.js';
 import { decodeOggVorbis } from './vorbis.js';
 import type { Pcm, SoundInfo } from './types.js';
 import { isRiffWave, parseWav, type WavFile } from './wav.js';
 
 /** PCM of a payload of sound `info` (its rate and channels used where the payload has no header). */
-export async function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format' | 'sampleRate' | 'channels' | 'samples'>, payload: Uint8Array): Promise<Pcm> {
+export async function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format' | 'sampleRate' | 'channels' | 'samples'>, payload: Uint8Array, opts: DecodeOptions = {}): Promise<Pcm> {
   const what = `${info.format} payload of "${info.name}"`;
-  if (info.format === 'OPUS') return planarToPcm(await decodeUeOpus(payload, info.name));
+  if (info.format === 'OPUS') return planarToPcm(withoutCut(await decodeUeOpus(payload, info.name, opts.partial ? opts.maxSeconds : undefined), opts));
   if (info.format === 'OGG') return planarToPcm(await decodeOggVorbis(payload, info.name));
-  if (info.format === 'BINKA') return planarToPcm(decodeBinka(payload, info.name));
+  if (info.format === 'BINKA') return planarToPcm(withoutCut(decodeBinka(payload, info.name, opts.partial ? opts.maxSeconds : undefined), opts));
   if (info.format !== 'PCM' && info.format !== 'ADPCM') throw new FormatError(info.name, what, 0, `${info.format} is a format PakScope does not decode`);
   if (!isRiffWave(payload)) {
     if (info.format !== 'PCM') throw new FormatError(info.name, what, 0, 'an ADPCM payload without a RIFF/WAVE header');
@@ -29,10 +29,27 @@ export async function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format'
   }
   const wav = parseWav(payload, info.name, what);
   checkShape(wav.sampleRate, wav.channels, info.name, `${what} fmt chunk`);
-  if (wav.truncated) throw new FormatError(info.name, `${what} data chunk`, payload.length, 'the data chunk runs past the payload\'s end (a chunk is missing or cut short)');
+  if (wav.truncated && !opts.partial) throw new FormatError(info.name, `${what} data chunk`, payload.length, 'the data chunk runs past the payload\'s end (a chunk is missing or cut short)');
   const frames = info.samples > 0 ? info.samples : undefined;
+  // The first chunks of a PCM WAV end anywhere: whole frames only.
+  if (wav.truncated) wav.data = wav.data.subarray(0, wav.data.length - (wav.data.length % Math.max(1, wav.blockAlign)));
   const samples = wavSamples(wav, info.name, what, frames);
   return { sampleRate: wav.sampleRate, channels: wav.channels, samples };
+}
+
+export interface DecodeOptions {
+  /**
+   * The payload is the first chunks of the sound only (playback starting while the rest
+   * decodes): its cut end is expected, not an error.
+   */
+  partial?: boolean;
+  /** With `partial`: decode this many seconds at most (where the format lets the rest be skipped). */
+  maxSeconds?: number;
+}
+
+/** A partial payload's decode without the error its cut end makes (the cut is always the last one named). */
+function withoutCut<T extends PlanarPcm & { cut?: boolean }>(p: T, opts: DecodeOptions): T {
+  return opts.partial && p.cut ? { ...p, errors: p.errors.slice(0, -1) } : p;
 }
 
 function checkShape(rate: number, channels: number, file: string, what: string): void {

@@ -232,13 +232,16 @@ export function soundOf(source: PackageSource, opts: SoundReadOptions): Sound {
     ...(ref(prop(props, 'SoundClassObject')) ? { soundClass: ref(prop(props, 'SoundClassObject'))! } : {}),
     ...(ref(prop(props, 'AttenuationSettings')) ? { attenuation: ref(prop(props, 'AttenuationSettings'))! } : {}),
     decodable, storedExtension: storedExtensionOf(format), notes,
+    async readChunk(i: number, signal?: AbortSignal) {
+      const c = chunks[i];
+      if (!c) throw new RangeError(`${what}: no chunk ${i} (it has ${chunks.length})`);
+      const bytes = await readBulkPayload(c.bulk, files, `${what} audio chunk ${i}`, signal);
+      if (bytes.length < c.audioDataSize) throw new FormatError(exp.file, `${what} audio chunk ${i}`, c.bulk.headerAt, `${bytes.length} bytes where the chunk holds ${c.audioDataSize} of audio`);
+      return bytes.subarray(0, c.audioDataSize);
+    },
     async readPayload(signal) {
       const parts: Uint8Array[] = [];
-      for (const [i, c] of chunks.entries()) {
-        const bytes = await readBulkPayload(c.bulk, files, `${what} audio chunk ${i}`, signal);
-        if (bytes.length < c.audioDataSize) throw new FormatError(exp.file, `${what} audio chunk ${i}`, c.bulk.headerAt, `${bytes.length} bytes where the chunk holds ${c.audioDataSize} of audio`);
-        parts.push(bytes.subarray(0, c.audioDataSize));
-      }
+      for (let i = 0; i < chunks.length; i++) parts.push(await this.readChunk!(i, signal));
       const out = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
       let at = 0;
       for (const x of parts) { out.set(x, at); at += x.length; }

@@ -49,4 +49,6 @@ export interface Sound extends SoundInfo {
   readPayload(signal?: AbortSignal): Promise<Uint8Array>;
   /** A sound that decodes itself (Wwise media); others decode through decodeSoundPayload. */
   decode?(signal?: AbortSignal): Promise<Pcm>;
+  /** Chunk `index`'s audio bytes alone (0 to chunks - 1; the payload is these end to end), where chunks are read apart. */
+  readChunk?(index: number, signal?: AbortSignal): Promise<Uint8Array>;
 }

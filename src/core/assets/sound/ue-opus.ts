@@ -100,9 +100,13 @@ export function ueOpusDecoder(h: UeOpusHeader, file: string): OpusPacketDecoder 
 export const ueOpusLeadIn = (h: UeOpusHeader): number => h.preSkip + h.silentStart;
 
 /** A whole UEOPUS payload to PCM: the active samples, at the encoded rate. */
-export async function decodeUeOpus(b: Uint8Array, file: string): Promise<PlanarPcm & { truncated?: FormatError }> {
+export async function decodeUeOpus(b: Uint8Array, file: string, maxSeconds?: number): Promise<PlanarPcm & { cut?: boolean }> {
   const h = parseUeOpusHeader(b, file);
-  const { packets, error } = readUeOpusPackets(b, UE_OPUS_HEADER_BYTES, file);
+  const read = readUeOpusPackets(b, UE_OPUS_HEADER_BYTES, file);
+  let { packets } = read;
+  const { error } = read;
+  // Only the packets that cover `maxSeconds` (the start of a long sound; 120 ms a packet at most, 20 ms as cooked).
+  if (maxSeconds !== undefined) packets = packets.slice(0, Math.ceil((maxSeconds * h.encodedSampleRate + ueOpusLeadIn(h)) / (h.encodedSampleRate / 50)));
   if (packets.length === 0) throw error ?? new FormatError(file, 'UEOPUS payload', UE_OPUS_HEADER_BYTES, 'no Opus packets');
   const decoder = ueOpusDecoder(h, file);
   await decoder.ready;
@@ -117,5 +121,6 @@ export async function decodeUeOpus(b: Uint8Array, file: string): Promise<PlanarP
   return {
     sampleRate: pcm.sampleRate, frames, channelData: pcm.channelData.map((c) => c.subarray(lead, lead + frames)),
     errors: error ? [...pcm.errors, error.message] : pcm.errors,
+    ...(error ? { cut: true } : {}),
   };
 }

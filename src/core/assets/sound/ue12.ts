@@ -87,5 +87,9 @@ export function readUe12Sound(bytes: Uint8Array, path: string, exportIndex?: num
     async readPayload() {
       return payload.slice();
     },
+    async readChunk(i: number) {
+      if (i !== 0) throw new RangeError(`${what}: no chunk ${i} (it has 1)`);
+      return payload.slice();
+    },
   };
 }

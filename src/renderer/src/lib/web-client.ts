@@ -159,6 +159,7 @@ export class WebClient implements PakScopeBridge {
   pickMappings(req: ApiRequest<'pickMappings'>) { return this.call('pickMappings', req); }
   textureInfo(req: ApiRequest<'textureInfo'>) { return this.call('textureInfo', req); }
   soundInfo(req: ApiRequest<'soundInfo'>) { return this.call('soundInfo', req); }
+  soundWav(req: ApiRequest<'soundWav'>) { return this.call('soundWav', req); }
   soundCue(req: ApiRequest<'soundCue'>) { return this.call('soundCue', req); }
   soundBank(req: ApiRequest<'soundBank'>) { return this.call('soundBank', req); }
   meshInfo(req: ApiRequest<'meshInfo'>) { return this.call('meshInfo', req); }
