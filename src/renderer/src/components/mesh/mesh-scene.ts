@@ -228,6 +228,9 @@ export class MeshScene {
     this.checker?.dispose();
     for (const t of this.slotTextures.values()) t.dispose();
     this.renderer.dispose();
+    // The context itself goes now, not when the canvas is collected: Chromium keeps only 16 alive,
+    // and each mesh opened makes a view of its own.
+    this.renderer.forceContextLoss();
   }
 
   /** Asks for a frame (several asks in one animation frame draw once). */
