@@ -228,6 +228,9 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await poll(() => page.getByTestId('mesh-bone-count').textContent()).toBe('3');
     expect(await page.getByTestId('mesh-lod').count()).toBe(0);
     await poll(() => page.locator('.labels .label.bone').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
+    await poll(() => page.locator('.labels .label.socket').allTextContents()).toEqual(['FixtureSocket']);
+    // The tab's view is reused for the new asset, on a new canvas: the bones are drawn on it.
+    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(20);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeleton.png') });
     expect(web.problems).toEqual([]);
   });

@@ -263,6 +263,7 @@ export class MeshScene {
     const box = new Box3();
     if (this.geometry?.boundingBox) box.union(this.geometry.boundingBox);
     for (const b of this.view?.bones ?? []) box.expandByPoint(new Vector3(...b.position));
+    for (const k of this.view?.sockets ?? []) box.expandByPoint(new Vector3(...k.position));
     if (box.isEmpty()) box.set(new Vector3(-50, -50, -50), new Vector3(50, 50, 50));
     return box.getBoundingSphere(new Sphere());
   }
