@@ -13,7 +13,7 @@ import { readTable } from '../../core/assets/table/read.js';
 import type { GameTable } from '../../core/assets/table/types.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
-import type { Session } from '../session.js';
+import { EXIT_BAD_INPUT, type Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
@@ -61,7 +61,13 @@ export const tableCommand: Command = {
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'table')) };
     const table = await withAssetPackage(session, args, opts, 'table', ({ source, model, path }) => readTable(source, tableExport(model, path), opts));
     if (!table) return;
-    for (const n of table.notes) session.out.note(`note: ${n}`);
+    const rowsError = table.kind === 'StringTable' ? undefined : table.error;
+    for (const n of table.notes) if (n !== rowsError) session.out.note(`note: ${n}`);
+    // Rows that stop early: the ones read are printed, the reason named, exit 2.
+    if (rowsError !== undefined) {
+      session.out.warn(rowsError);
+      session.fail(EXIT_BAD_INPUT);
+    }
     if (session.json) await session.out.line(JSON.stringify(tableJson(table, at)));
     else if (csv) await session.out.line(tableCsv(table).replace(/\r\n$/, '').replace(/\r\n/g, '\n'));
     else await printTable(session, table, at);

@@ -11,6 +11,7 @@
  *
  * The readers return the raw rows (property entries); rows.ts turns them into table objects.
  */
+import { FormatError } from '../../errors.js';
 import type { BinaryReader } from '../../io/binary-reader.js';
 import type { NativeDataReader } from '../../properties/context.js';
 import type { PropertyReader } from '../../properties/reader.js';
@@ -32,9 +33,9 @@ export interface RawRow {
 }
 
 export type NativeTable =
-  | { type: 'data'; rows: RawRow[] }
+  | { type: 'data'; rows: RawRow[]; error?: string }
   | { type: 'string'; namespace: string; entries: { key: string; value: string }[]; metadata: Map<string, Record<string, string>> }
-  | { type: 'curve'; mode: string; rows: RawRow[] };
+  | { type: 'curve'; mode: string; rows: RawRow[]; error?: string };
 
 const has = (list: readonly string[], c: string): boolean => list.includes(c);
 
@@ -58,21 +59,32 @@ function structEntries(pr: PropertyReader, r: BinaryReader, struct: string): Pro
   return [{ name: 'Value', type: 'native', value: v }];
 }
 
-function readRows(pr: PropertyReader, r: BinaryReader, structOf: () => string, what: string): RawRow[] {
-  const count = r.count(8, `${what} row count`);
+/**
+ * `count` rows of an FName and the struct's properties. A row that does not read (its struct not
+ * in the mappings, bad bytes) ends them: the rows before it are kept, with the reason. Unversioned
+ * rows state no size, so no later row can be found.
+ */
+function readRows(pr: PropertyReader, r: BinaryReader, count: number, struct: string): { rows: RawRow[]; error?: string } {
   const rows: RawRow[] = [];
   for (let i = 0; i < count; i++) {
-    const name = pr.name(r);
-    rows.push({ name, entries: structEntries(pr, r, structOf()) });
+    let name: string | undefined;
+    try {
+      name = pr.name(r);
+      rows.push({ name, entries: struct === '' ? [] : structEntries(pr, r, struct) });
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      return { rows, error: `row ${i}${name !== undefined ? ` "${name}"` : ''} of ${count} does not read: ${e.message}` };
+    }
   }
-  return rows;
+  return { rows };
 }
 
 function dataTable(pr: PropertyReader, r: BinaryReader, properties: readonly PropertyEntry[]): NativeTable {
   const rowStruct = properties.find((p) => p.name === 'RowStruct')?.value;
   if (typeof rowStruct !== 'string' || rowStruct === '') throw r.error('the data table names no RowStruct, so its rows cannot be read');
   const struct = shortName(rowStruct);
-  return { type: 'data', rows: readRows(pr, r.struct(`data table rows (${struct})`), () => struct, 'data table') };
+  r.struct(`data table rows (${struct})`);
+  return { type: 'data', ...readRows(pr, r, r.count(8, 'data table row count'), struct) };
 }
 
 function stringTable(pr: PropertyReader, r: BinaryReader): NativeTable {
@@ -111,13 +123,8 @@ function curveTable(pr: PropertyReader, r: BinaryReader): NativeTable {
   } else {
     mode = count > 0 ? 'RichCurves' : 'Empty';
   }
-  const struct = mode === 'SimpleCurves' ? 'SimpleCurve' : 'RichCurve';
-  const rows: RawRow[] = [];
-  for (let i = 0; i < count; i++) {
-    const name = pr.name(r);
-    rows.push({ name, entries: mode === 'Empty' ? [] : structEntries(pr, r, struct) });
-  }
-  return { type: 'curve', mode, rows };
+  const struct = mode === 'Empty' ? '' : mode === 'SimpleCurves' ? 'SimpleCurve' : 'RichCurve';
+  return { type: 'curve', mode, ...readRows(pr, r, count, struct) };
 }
 
 /** The NativeDataReader of the table classes (undefined for every other class). */

@@ -62,6 +62,7 @@ export async function readTable(source: AssetSource, exportIndex: number | undef
   if (parents && rows.length === 0 && parents.length > 0) {
     rows = await parentRows(source, parents, native.type, opts, depth, notes);
   }
+  if (native.error !== undefined) notes.push(native.error);
   if (native.type === 'curve') {
     const type = native.mode === 'SimpleCurves' ? 'simple' : 'rich';
     const table: CurveTable = {
@@ -70,6 +71,7 @@ export async function readTable(source: AssetSource, exportIndex: number | undef
       notes,
     };
     if (parents) table.parents = parents;
+    if (native.error !== undefined) table.error = native.error;
     return table;
   }
   const rowStructPath = exp.properties.find((p) => p.name === 'RowStruct')?.value;
@@ -81,6 +83,7 @@ export async function readTable(source: AssetSource, exportIndex: number | undef
     notes,
   };
   if (parents) table.parents = parents;
+  if (native.error !== undefined) table.error = native.error;
   return table;
 }
 

@@ -23,6 +23,8 @@ export interface DataTable {
   /** A composite table: its parents' paths, in the order their rows apply. */
   parents?: string[];
   notes: string[];
+  /** Why the rows stop where they do (a row that does not read: its struct missing from the mappings, bad bytes); the rows before it are kept. */
+  error?: string;
 }
 
 export interface StringTableEntry {
@@ -84,6 +86,8 @@ export interface CurveTable {
   rows: Curve[];
   parents?: string[];
   notes: string[];
+  /** Why the rows stop where they do; the rows before it are kept. */
+  error?: string;
 }
 
 export type GameTable = DataTable | StringTable | CurveTable;
