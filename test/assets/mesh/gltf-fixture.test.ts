@@ -3,7 +3,8 @@
  * and unversioned with the usmap): a .glb the Khronos validator accepts, with the issue's values
  * (6 vertices, 2 triangles, 2 sections, 2 UV channels, the vertices (-50,-50,0) and (50,50,20) cm,
  * socket FixtureSocket at (12.5,-25,37.5) cm) in glTF's metres and axes, and the engine's stored
- * normals agreeing with the triangles' counter-clockwise winding.
+ * normals agreeing with the triangles' counter-clockwise winding; SK_Fixture with its skin and
+ * morph target, SKEL_Fixture as its bones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertExport, convertibleExports } from '../../../src/core/assets/index.js';
@@ -73,6 +74,28 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
         const dot = cross.reduce((s, x, k) => s + x * nrm[a! * 3 + k]!, 0);
         expect(dot, `triangle ${a},${b},${c}`).toBeGreaterThan(0);
       }
+    });
+
+    it('writes SK_Fixture with its skin (Root, Joint_1, Joint_2) and Morph_Fixture, and SKEL_Fixture as its bones', async () => {
+      const glbOf = async (path: string) => {
+        const { model } = await packages.open(path);
+        const [exp] = convertibleExports(model);
+        return (await convertExport({ packages, ref: path }, exp!, 'glb', opts()))[0]!.data;
+      };
+      const sk = await glbOf('CUE4ParseFixtures/Content/Fixtures/Meshes/SK_Fixture.uasset');
+      const { errors, report } = await validateGlb(sk);
+      expect(errors).toEqual([]);
+      expect(report.info).toMatchObject({ hasSkins: true, hasMorphTargets: true, maxInfluences: 4 });
+      const gltf = parseGlb(sk);
+      const names = gltf.json.nodes.map((n: { name: string }) => n.name);
+      expect(gltf.json.skins[0].joints.map((j: number) => names[j])).toEqual(['Root', 'Joint_1', 'Joint_2']);
+      expect(gltf.json.nodes[names.indexOf('Root')].children).toEqual([names.indexOf('Joint_1')]);
+      expect(gltf.json.meshes[0].extras.targetNames).toEqual(['Morph_Fixture']);
+      const skel = await glbOf('CUE4ParseFixtures/Content/Fixtures/Animations/SKEL_Fixture.uasset');
+      expect((await validateGlb(skel)).errors).toEqual([]);
+      const skelJson = parseGlb(skel).json;
+      expect(skelJson.meshes).toBeUndefined();
+      expect(skelJson.nodes.slice(0, 3).map((n: { name: string }) => n.name)).toEqual(['Root', 'Joint_1', 'Joint_2']);
     });
 
     it('writes LOD 1 when asked', async () => {
