@@ -18,7 +18,12 @@ import { isRiffWave, parseWav, type WavFile } from './wav.js';
 export async function decodeSoundPayload(info: Pick<SoundInfo, 'name' | 'format' | 'sampleRate' | 'channels' | 'samples'>, payload: Uint8Array, opts: DecodeOptions = {}): Promise<Pcm> {
   const what = `${info.format} payload of "${info.name}"`;
   if (info.format === 'OPUS') return planarToPcm(withoutCut(await decodeUeOpus(payload, info.name, opts.partial ? opts.maxSeconds : undefined), opts));
-  if (info.format === 'OGG') return planarToPcm(await decodeOggVorbis(payload, info.name));
+  if (info.format === 'OGG') {
+    const pcm = await decodeOggVorbis(payload, info.name);
+    // An Ogg cut short just ends early: say so where the package gives the length.
+    if (!opts.partial && info.samples > 0 && pcm.frames + 4096 < info.samples) pcm.errors.push(`the Ogg Vorbis stream ends after ${pcm.frames} of ${info.samples} samples (cut short)`);
+    return planarToPcm(pcm);
+  }
   if (info.format === 'BINKA') return planarToPcm(withoutCut(decodeBinka(payload, info.name, opts.partial ? opts.maxSeconds : undefined), opts));
   if (info.format !== 'PCM' && info.format !== 'ADPCM') throw new FormatError(info.name, what, 0, `${info.format} is a format PakScope does not decode`);
   if (!isRiffWave(payload)) {

@@ -23,7 +23,7 @@ export async function decodeOggVorbis(bytes: Uint8Array, file = 'Ogg Vorbis stre
       // The library throws plain Errors (another codec in the Ogg, a broken setup header).
       throw new FormatError(file, 'Ogg Vorbis stream', 0, e instanceof Error ? e.message : String(e));
     }
-    const errors = got.errors.map((e) => `Vorbis packet ${e.frameNumber}: ${e.message}`);
+    const errors = got.errors.map((e) => `Vorbis packet ${e.frameNumber}: ${e.message.replace(/\s+/g, ' ').trim()}`);
     if (got.samplesDecoded === 0 || got.channelData.length === 0) {
       throw new FormatError(file, 'Ogg Vorbis stream', 0, `no audio decoded${errors.length > 0 ? ` (${errors[0]})` : ' (no Vorbis headers or packets found)'}`);
     }
