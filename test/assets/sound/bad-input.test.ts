@@ -16,7 +16,7 @@ const info = (format: string) => ({ name: 'bad', format, sampleRate: 48_000, cha
 beforeAll(async () => {
   install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
   packages = new InstallPackages(install);
-  for (const [k, name] of [['OPUS', 'SW_Format_Opus'], ['OGG', 'SW_Format_PlatformSpecific']]) {
+  for (const [k, name] of [['OPUS', 'SW_Format_Opus'], ['OGG', 'SW_Format_PlatformSpecific']] as const) {
     payloads[k] = await (await readSound({ packages, ref: `/Game/Fixtures/Audio/${name}` }, undefined)).readPayload();
   }
 });
