@@ -1,7 +1,10 @@
 /**
  * The search panel's and the size map's part of the API (api.ts declares the methods and
- * validates their requests). Framework-free.
+ * validates their requests). Framework-free. The size map's rectangles are the core's own types.
  */
+import type { SizeMapLayout, SizeMeasure } from '../core/install/size-map.js';
+
+export type { SizeMapLayout, SizeMapRect, SizeMeasure } from '../core/install/size-map.js';
 
 /** The kinds a search looks in, as the panel's filters and the CLI's --in name them. */
 export type SearchKind = 'paths' | 'names' | 'classes' | 'strings';
@@ -39,8 +42,6 @@ export type SearchEvent =
   | { type: 'search-results'; searchId: string; hits: SearchHit[] }
   | { type: 'search-done'; searchId: string; count: number; limited: boolean; cancelled: boolean; seconds: number; error?: string };
 
-export type SizeMeasure = 'size' | 'stored';
-
 export interface SizeMapRequest {
   installId: string;
   /** The folder shown ('' the root). */
@@ -50,28 +51,5 @@ export interface SizeMapRequest {
   measure?: SizeMeasure;
 }
 
-export interface SizeMapRect {
-  path: string;
-  name: string;
-  isDir: boolean;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  size: number;
-  stored: number;
-  fileCount: number;
-  depth: number;
-  /** File: package, map, export data, bulk, shader, text, media or other; folder: folder. */
-  kind: string;
-  /** File: its winning container's file name. */
-  container: string;
-}
-
-export interface SizeMapView {
-  folder: string;
-  measure: SizeMeasure;
-  total: number;
-  rects: SizeMapRect[];
-  hidden: number;
-}
+/** The laid-out map the backend sends: the core's layout as it is. */
+export type SizeMapView = SizeMapLayout;
