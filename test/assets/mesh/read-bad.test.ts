@@ -1,13 +1,11 @@
 // Bad input to the mesh readers, made from the real cue58 meshes: a vertex buffer shorter than its
 // count, an index past the vertices, a section past the index buffer. Each a FormatError naming
 // what is wrong, never a hang or a short mesh.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { meshOf } from '../../../src/core/assets/mesh/read/read.js';
 import { installTextureSource, type TextureSource } from '../../../src/core/assets/texture/read/package-source.js';
 import { FormatError } from '../../../src/core/errors.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
-import { corpus } from '../../support/corpus.js';
+import { openedPackages } from '../../support/opened-packages.js';
 
 /** Offset of the first occurrence of `pattern` (u32 little-endian words) in `bytes`. */
 function find(bytes: Uint8Array, words: number[]): number {
@@ -28,17 +26,8 @@ function edit(s: TextureSource, name: string, change: (b: Uint8Array, v: DataVie
 }
 
 describe('StaticMesh bad input', () => {
-  let install: Install;
-  let packages: InstallPackages;
-  beforeAll(async () => {
-    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
-    packages = new InstallPackages(install);
-  });
-  afterAll(async () => {
-    await packages.close();
-    await install.close();
-  });
-  const source = () => installTextureSource(packages, '/Game/Fixtures/Meshes/SM_Fixture', {});
+  const packages = openedPackages('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
+  const source = () => installTextureSource(packages(), '/Game/Fixtures/Meshes/SM_Fixture', {});
 
   // FPositionVertexBuffer of LOD 0: stride 12, 6 vertices, then the bulk array's 12-byte elements, 6 of them.
   const POSITIONS = [12, 6, 12, 6];
@@ -73,17 +62,8 @@ describe('StaticMesh bad input', () => {
 });
 
 describe('Skeleton bad input', () => {
-  let install: Install;
-  let packages: InstallPackages;
-  beforeAll(async () => {
-    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
-    packages = new InstallPackages(install);
-  });
-  afterAll(async () => {
-    await packages.close();
-    await install.close();
-  });
-  const source = () => installTextureSource(packages, '/Game/Fixtures/Animations/SKEL_Fixture', {});
+  const packages = openedPackages('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
+  const source = () => installTextureSource(packages(), '/Game/Fixtures/Animations/SKEL_Fixture', {});
   // FMeshBoneInfo of Joint_1: the name "Joint" number 2, parent 0; of Joint_2: "Joint" number 3, parent 1.
   const joint = (s: TextureSource, n: number): number[] => [s.names.indexOf('Joint'), n];
 
@@ -105,17 +85,8 @@ describe('Skeleton bad input', () => {
 });
 
 describe('SkeletalMesh bad input', () => {
-  let install: Install;
-  let packages: InstallPackages;
-  beforeAll(async () => {
-    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
-    packages = new InstallPackages(install);
-  });
-  afterAll(async () => {
-    await packages.close();
-    await install.close();
-  });
-  const source = () => installTextureSource(packages, '/Game/Fixtures/Meshes/SK_Fixture', {});
+  const packages = openedPackages('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
+  const source = () => installTextureSource(packages(), '/Game/Fixtures/Meshes/SK_Fixture', {});
 
   it("an index past the vertices, in a LOD's bulk data", async () => {
     const s = edit(await source(), 'SK_Fixture', (b, v) => { v.setUint16(find(b, [0x10000, 0x30002, 0x50004]) + 2, 60, true); });

@@ -2,14 +2,13 @@
 // values of issue 22 and CUE4Parse's fixture tests (FixtureAnimationTests.SkeletonPreservesHierarchyAndSocket,
 // FixtureRenderableAssetTests.SkeletalMeshPreservesBonesLodsSkinWeightsAndMorphTarget,
 // FixtureTestUtilities.AssertReferenceSkeleton): tagged, and unversioned with the usmap alike.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readMesh } from '../../../src/core/assets/mesh/index.js';
 import type { Mesh } from '../../../src/core/assets/mesh/types.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
-import { corpus, loadCorpus } from '../../support/corpus.js';
+import { openedPackages } from '../../support/opened-packages.js';
+import { loadCorpus } from '../../support/corpus.js';
 
 const VARIANTS: Record<string, { path: string; mappings: boolean }> = {
   'Tagged Uncompressed': { path: 'cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc', mappings: false },
@@ -24,17 +23,8 @@ beforeAll(() => {
 
 for (const [variant, v] of Object.entries(VARIANTS)) {
   describe(`cue58 IoStore ${variant}`, () => {
-    let install: Install;
-    let packages: InstallPackages;
-    const read = (ref: string): Promise<Mesh> => readMesh({ packages, ref }, undefined, v.mappings ? { mappings } : {});
-    beforeAll(async () => {
-      install = await openInstall([corpus(v.path)]);
-      packages = new InstallPackages(install);
-    });
-    afterAll(async () => {
-      await packages.close();
-      await install.close();
-    });
+    const packages = openedPackages(v.path);
+    const read = (ref: string): Promise<Mesh> => readMesh({ packages: packages(), ref }, undefined, v.mappings ? { mappings } : {});
 
     it('SKEL_Fixture: bones Root, Joint_1, Joint_2 with parents -1, 0, 1, three bind poses, the socket on Joint_1', async () => {
       const m = await read('/Game/Fixtures/Animations/SKEL_Fixture');

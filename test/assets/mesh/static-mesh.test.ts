@@ -1,15 +1,14 @@
 // The UStaticMesh reader on the cue58 IoStore (Zen, UE5.8) fixtures, against the values of issue 22
 // and CUE4Parse's FixtureRenderableAssetTests (StaticMeshPreservesLodsSectionsVertexStreamsAndSocket,
 // NaniteStaticMeshPreservesResourcesAndDecodablePages): tagged, and unversioned with the usmap alike.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assetKindOf } from '../../../src/core/assets/index.js';
 import { readMesh } from '../../../src/core/assets/mesh/index.js';
 import type { Mesh, MeshLod } from '../../../src/core/assets/mesh/types.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
-import { corpus, loadCorpus } from '../../support/corpus.js';
+import { openedPackages } from '../../support/opened-packages.js';
+import { loadCorpus } from '../../support/corpus.js';
 
 const VARIANTS: Record<string, { path: string; mappings: boolean }> = {
   'Tagged Uncompressed': { path: 'cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc', mappings: false },
@@ -41,17 +40,8 @@ it('the registry knows the mesh kind: StaticMesh, SkeletalMesh and Skeleton, the
 
 for (const [variant, v] of Object.entries(VARIANTS)) {
   describe(`cue58 IoStore ${variant}`, () => {
-    let install: Install;
-    let packages: InstallPackages;
-    const read = (name: string): Promise<Mesh> => readMesh({ packages, ref: ref(name) }, undefined, v.mappings ? { mappings } : {});
-    beforeAll(async () => {
-      install = await openInstall([corpus(v.path)]);
-      packages = new InstallPackages(install);
-    });
-    afterAll(async () => {
-      await packages.close();
-      await install.close();
-    });
+    const packages = openedPackages(v.path);
+    const read = (name: string): Promise<Mesh> => readMesh({ packages: packages(), ref: ref(name) }, undefined, v.mappings ? { mappings } : {});
 
     it('SM_Fixture: 2 LODs of 6 vertices and 2 triangles in 2 sections, 2 UV channels, colours, its two corner vertices, slots and socket', async () => {
       const m = await read('SM_Fixture');
@@ -99,19 +89,10 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
 }
 
 describe('cue58 IoStore Unversioned without the usmap', () => {
-  let install: Install;
-  let packages: InstallPackages;
-  beforeAll(async () => {
-    install = await openInstall([corpus('cue58/IoStore/Unversioned/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc')]);
-    packages = new InstallPackages(install);
-  });
-  afterAll(async () => {
-    await packages.close();
-    await install.close();
-  });
+  const packages = openedPackages('cue58/IoStore/Unversioned/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc');
 
   it('SM_Fixture: the same geometry, found without the properties; unnamed slots, said so', async () => {
-    const m = await readMesh({ packages, ref: ref('SM_Fixture') }, undefined);
+    const m = await readMesh({ packages: packages(), ref: ref('SM_Fixture') }, undefined);
     expect(m.lods.map((l) => [l.vertexCount, triangles(l), l.uvs.length])).toEqual([[6, 2, 2], [6, 2, 2]]);
     expect(hasVertex(m.lods[0]!, [50, 50, 20])).toBe(true);
     expect(m.materials).toHaveLength(2);

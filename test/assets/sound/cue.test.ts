@@ -1,13 +1,12 @@
 // SoundCue graphs on cue58's SC_Fixture, tagged and unversioned with the usmap alike, against
 // CUE4Parse's FixtureAudioTests (volume 0.75, pitch 1.125, a mixer of two wave players: SW_Inline
 // not looping, SW_Streaming looping); the graph as JSON through the registry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { convertExport, convertibleExports } from '../../../src/core/assets/index.js';
 import { readSoundCue, soundCueGraph } from '../../../src/core/assets/sound/cue.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
-import { corpus, loadCorpus } from '../../support/corpus.js';
+import { openedPackages } from '../../support/opened-packages.js';
+import { loadCorpus } from '../../support/corpus.js';
 
 const VARIANTS = {
   Tagged: { path: 'cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc', mappings: false },
@@ -17,20 +16,11 @@ const REF = '/Game/Fixtures/Audio/SC_Fixture';
 
 for (const [variant, v] of Object.entries(VARIANTS)) {
   describe(`SC_Fixture, ${variant}`, () => {
-    let install: Install;
-    let packages: InstallPackages;
+    const packages = openedPackages(v.path);
     const opts = (): { mappings?: ReturnType<typeof parseUsmap> } => (v.mappings ? { mappings: parseUsmap(loadCorpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), 'cue58.usmap') } : {});
-    beforeAll(async () => {
-      install = await openInstall([corpus(v.path)]);
-      packages = new InstallPackages(install);
-    });
-    afterAll(async () => {
-      await packages.close();
-      await install.close();
-    });
 
     it('volume 0.75 (the class default, not stored), pitch 1.125, a mixer of two wave players', async () => {
-      const g = await readSoundCue({ packages, ref: REF }, undefined, opts());
+      const g = await readSoundCue({ packages: packages(), ref: REF }, undefined, opts());
       expect([g.class, g.name, g.volume, g.pitch]).toEqual(['SoundCue', 'SC_Fixture', 0.75, 1.125]);
       const first = g.nodes.find((n) => n.id === g.firstNode)!;
       expect([first.class, first.kind, first.children.length]).toEqual(['SoundNodeMixer', 'mixer', 2]);
@@ -44,10 +34,10 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
     });
 
     it('the registry: SC_Fixture is a soundcue on the soundcue view, converted to its graph as JSON', async () => {
-      const { model } = await packages.open(REF);
+      const { model } = await packages().open(REF);
       const [exp] = convertibleExports(model);
       expect([exp!.kind.kind, exp!.kind.view]).toEqual(['soundcue', 'soundcue']);
-      const [file] = await convertExport({ packages, ref: REF }, exp!, undefined, opts());
+      const [file] = await convertExport({ packages: packages(), ref: REF }, exp!, undefined, opts());
       expect(file!.extension).toBe('json');
       expect(JSON.parse(new TextDecoder().decode(file!.data))).toMatchObject({ volume: 0.75, pitch: 1.125 });
     });

@@ -1,27 +1,16 @@
 // The start of a streamed sound decoded alone (playback begins while the rest decodes): on cue58's
 // streamed sounds, the first chunks decode to the same samples the whole sound starts with.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSound, readSound } from '../../../src/core/assets/sound/kind.js';
 import { decodeSoundStart } from '../../../src/core/assets/sound/progressive.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
-import { corpus } from '../../support/corpus.js';
+import { openedPackages } from '../../support/opened-packages.js';
 
-let install: Install;
-let packages: InstallPackages;
-beforeAll(async () => {
-  install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
-  packages = new InstallPackages(install);
-});
-afterAll(async () => {
-  await packages.close();
-  await install.close();
-});
+const packages = openedPackages('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
 
 describe('decodeSoundStart', () => {
   for (const name of ['SW_Streaming', 'SW_Format_Opus', 'SW_Format_PCM', 'SW_Format_ADPCM', 'SW_Format_PlatformSpecific', 'SW_Format_BinkAudio']) {
     it(`${name}: the header chunk and the first audio chunk alone decode to the whole sound's first samples`, async () => {
-      const sound = await readSound({ packages, ref: `/Game/Fixtures/Audio/${name}` }, undefined);
+      const sound = await readSound({ packages: packages(), ref: `/Game/Fixtures/Audio/${name}` }, undefined);
       const whole = await decodeSound(sound);
       const start = await decodeSoundStart(sound, { seconds: 0.1 });
       if (sound.chunks < 3) {

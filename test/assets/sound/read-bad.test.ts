@@ -1,25 +1,14 @@
 // Bad input to the SoundWave reader, made from a real cue58 sound: a chunk cut short, an
 // impossible sample rate or channel count. Each a FormatError naming what is wrong.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { soundOf } from '../../../src/core/assets/sound/read.js';
 import { installTextureSource } from '../../../src/core/assets/texture/read/package-source.js';
 import { FormatError } from '../../../src/core/errors.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
-import { corpus } from '../../support/corpus.js';
+import { openedPackages } from '../../support/opened-packages.js';
 
 describe('SoundWave bad input', () => {
-  let install: Install;
-  let packages: InstallPackages;
-  beforeAll(async () => {
-    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc')]);
-    packages = new InstallPackages(install);
-  });
-  afterAll(async () => {
-    await packages.close();
-    await install.close();
-  });
-  const source = () => installTextureSource(packages, '/Game/Fixtures/Audio/SW_Streaming', {});
+  const packages = openedPackages('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
+  const source = () => installTextureSource(packages(), '/Game/Fixtures/Audio/SW_Streaming', {});
 
   it('a streamed chunk that runs past its .ubulk', async () => {
     const s = await source();

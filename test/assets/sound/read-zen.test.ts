@@ -1,13 +1,12 @@
 // The SoundWave reader on the cue58 IoStore (Zen, UE5.8) fixtures: the facts CUE4Parse's
 // FixtureAudioTests list, PCM equal sample for sample to the source WAVs (read by ffmpeg), the
 // format matrix's tone sweep counted by its rising zero crossings, undecodable formats stored.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { convertExport, convertibleExports } from '../../../src/core/assets/index.js';
 import { decodeSound, readSound } from '../../../src/core/assets/sound/kind.js';
-import { openInstall, type Install } from '../../../src/core/install/install.js';
-import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
+import { openedPackages } from '../../support/opened-packages.js';
 import { corpus, loadCorpus } from '../../support/corpus.js';
 import { ffmpegSamples } from '../../support/ffmpeg.js';
 
@@ -39,16 +38,7 @@ beforeAll(() => {
 
 for (const [variant, v] of Object.entries(VARIANTS)) {
   describe(`cue58 IoStore ${variant}`, () => {
-    let install: Install;
-    let packages: InstallPackages;
-    beforeAll(async () => {
-      install = await openInstall([corpus(v.path)]);
-      packages = new InstallPackages(install);
-    });
-    afterAll(async () => {
-      await packages.close();
-      await install.close();
-    });
+    const packages = openedPackages(v.path);
     const opts = (): { mappings?: Usmap } => (v.mappings ? { mappings } : {});
 
     for (const [name, source, looping, seconds, chunks] of [
@@ -56,7 +46,7 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
       ['SW_Streaming', 'streaming.wav', true, 6, 3],
     ] as const) {
       it(`${name} decodes equal to SourceAudio/${source} (22050 Hz mono, ${seconds} s, looping ${looping})`, async () => {
-        const sound = await readSound({ packages, ref: ref(name) }, undefined, opts());
+        const sound = await readSound({ packages: packages(), ref: ref(name) }, undefined, opts());
         expect(sound).toMatchObject({
           class: 'SoundWave', name, format: 'PCM', sampleRate: 22_050, channels: 1, samples: seconds * 22_050,
           durationS: seconds, looping, streaming: true, chunks, decodable: true, storedExtension: 'wav',
@@ -73,7 +63,7 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
     // The issue gives 439 / 659 for SW_Format_PCM; ffmpeg decoding the same stored payload counts
     // 440 / 660 (439 / 659 is what it counts on the OGG twin, SW_Format_PlatformSpecific).
     it('SW_Format_PCM: 48000 Hz, 2 s of the tone sweep, equal to ffmpeg\'s decode, 440 / 660 rising zero crossings', async () => {
-      const sound = await readSound({ packages, ref: ref('SW_Format_PCM') }, undefined, opts());
+      const sound = await readSound({ packages: packages(), ref: ref('SW_Format_PCM') }, undefined, opts());
       const pcm = await decodeSound(sound);
       expect(pcm.sampleRate).toBe(48_000);
       expect(pcm.samples.length).toBe(96_000);
@@ -92,7 +82,7 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
       ['SW_Format_BinkAudio', 'BINKA', 'binka'],
     ] as const) {
       it(`${name} (${format}): 48000 Hz mono, 2 s (±3 %), 420-460 / 630-690 rising zero crossings, the PCM twin's waveform`, async () => {
-        const sound = await readSound({ packages, ref: ref(name) }, undefined, opts());
+        const sound = await readSound({ packages: packages(), ref: ref(name) }, undefined, opts());
         expect(sound).toMatchObject({ format, decodable: true, storedExtension: ext, sampleRate: 48_000, channels: 1, samples: 96_000 });
         const pcm = await decodeSound(sound);
         expect(pcm.sampleRate).toBe(48_000);
@@ -107,14 +97,14 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
         expect(last).toBeLessThanOrEqual(690);
         // The same sweep as SW_Format_PCM (itself equal to ffmpeg's decode), sample-aligned and at its level:
         // a lossy codec's error, not a shift, a gain or a wrong transform.
-        const twin = await decodeSound(await readSound({ packages, ref: ref('SW_Format_PCM') }, undefined, opts()));
+        const twin = await decodeSound(await readSound({ packages: packages(), ref: ref('SW_Format_PCM') }, undefined, opts()));
         expect(snrDb(pcm.samples.subarray(1000, 95_000), twin.samples.subarray(1000, 95_000))).toBeGreaterThanOrEqual(30);
       });
     }
 
     // The OGG twin of SW_Format_PCM decodes to the counts the issue gives (439 / 659), as ffmpeg's Vorbis decoder does.
     it('SW_Format_PlatformSpecific (OGG) decodes to 439 / 659 rising zero crossings, close to ffmpeg\'s decode', async () => {
-      const sound = await readSound({ packages, ref: ref('SW_Format_PlatformSpecific') }, undefined, opts());
+      const sound = await readSound({ packages: packages(), ref: ref('SW_Format_PlatformSpecific') }, undefined, opts());
       const pcm = await decodeSound(sound);
       expect(risingZeroCrossings(pcm.samples.subarray(0, 48_000))).toBe(439);
       expect(risingZeroCrossings(pcm.samples.subarray(48_000))).toBe(659);
@@ -129,18 +119,18 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
       ['SW_Format_RADAudio', 'RADA', 'rada', 'ADAR'],
     ] as const) {
       it(`${name} is named ${format} and converts to .${ext} as stored`, async () => {
-        const opened = await packages.open(ref(name));
+        const opened = await packages().open(ref(name));
         const [exp, ...rest] = convertibleExports(opened.model);
         expect(rest).toEqual([]);
         expect(exp!.kind.kind).toBe('sound');
-        const sound = await readSound({ packages, ref: ref(name) }, exp!.index, opts());
+        const sound = await readSound({ packages: packages(), ref: ref(name) }, exp!.index, opts());
         expect(sound).toMatchObject({ format, decodable: false, storedExtension: ext, sampleRate: 48_000, channels: 1, samples: 96_000 });
         expect(sound.notes.join('\n')).toMatch(new RegExp(`${format} is a format PakScope does not decode`));
-        const [file] = await convertExport({ packages, ref: ref(name) }, exp!, undefined, opts());
+        const [file] = await convertExport({ packages: packages(), ref: ref(name) }, exp!, undefined, opts());
         expect(file!.extension).toBe(ext);
         expect(file!.note).toMatch(/written as stored/);
         expect(Buffer.from(file!.data.subarray(0, magic.length)).toString('latin1')).toBe(magic);
-        await expect(convertExport({ packages, ref: ref(name) }, exp!, 'wav', opts())).rejects.toThrow(/cannot be decoded to \.wav/);
+        await expect(convertExport({ packages: packages(), ref: ref(name) }, exp!, 'wav', opts())).rejects.toThrow(/cannot be decoded to \.wav/);
       });
     }
   });
