@@ -45,6 +45,7 @@ import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
 import { readAssetTable } from './asset-table.js';
 import { readLocalization, readRegistryView } from './game-data.js';
+import { RegistryFactsService } from './registry-facts.js';
 import { readAssetText } from './asset-text.js';
 import { MappingsService, MappingsStore, PropertiesService } from './properties.js';
 import { checkOpenable, PathGrants } from './path-grants.js';
@@ -113,6 +114,7 @@ export class Backend implements PakScopeApi {
   private readonly saves: SaveService;
   private readonly comparisons: CompareService;
   private readonly searches: SearchService;
+  private readonly registryFacts = new RegistryFactsService();
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -267,6 +269,7 @@ export class Backend implements PakScopeApi {
     await this.exports.cancelInstall(req.installId);
     this.graphs.forget(req.installId);
     this.searches.forget(req.installId);
+    this.registryFacts.forget(req.installId);
     this.textures.forget(req.installId);
     this.meshes.forget(req.installId);
     await this.packages.forget(req.installId);
@@ -282,7 +285,15 @@ export class Backend implements PakScopeApi {
 
   async fileDetails(req: { installId: string; path: string }): Promise<FileDetails> {
     const install = await this.install(req.installId);
-    return describeFile(this.file(install, req.path));
+    const file = this.file(install, req.path);
+    const details = describeFile(file);
+    // A package the install's asset registry lists: its class and tags, without opening it.
+    if (/\.(uasset|umap)$/i.test(file.path) && this.registryFacts.hasRegistry(install)) {
+      const pkg = this.packages.packagesOf(req.installId, install).index.ofFile(file);
+      const facts = pkg ? await this.registryFacts.factsOf(req.installId, install, pkg.name) : [];
+      if (facts.length > 0) details.registry = facts;
+    }
+    return details;
   }
 
   async readFile(req: { installId: string; path: string; offset?: number; length?: number }): Promise<{ bytes: Uint8Array; total: number }> {

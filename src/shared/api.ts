@@ -9,7 +9,7 @@ import type {
   AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
-import type { LocalizationView, RegistryView } from './data-api.js';
+import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
 import type { ChangeListFile, ComparisonSummary, PackageComparison, TreeDiff } from './compare-api.js';
 import type { SearchEvent, SearchRequest, SearchStarted, SizeMapRequest, SizeMapView } from './search-api.js';
 import type {
@@ -93,6 +93,8 @@ export interface FileDetails {
    * which the page shows beside Text/Hex through the asset and data APIs.
    */
   view?: string;
+  /** A package's assets as the install's AssetRegistry.bin lists them (class and tags), where it does. */
+  registry?: RegistryFact[];
 }
 
 export type ApiEvent =

@@ -54,3 +54,17 @@ export interface RegistryView {
   dependencyNodes: number;
   warnings: string[];
 }
+
+/**
+ * What the install's asset registry says of one package's asset, without opening the package:
+ * its class and tags (a texture's "Dimensions", a mesh's "Triangles", ...).
+ */
+export interface RegistryFact {
+  /** The AssetRegistry.bin it comes from. */
+  registry: string;
+  /** "/Game/Path/Asset.Asset". */
+  object: string;
+  /** Class path ("/Script/Engine.Texture2D") or name, as the registry stores it. */
+  class: string;
+  tags: [string, string][];
+}

@@ -3,7 +3,8 @@
  * localization lays every culture of the target side by side (the cue58 Pak's en and de as
  * CUE4Parse's FixturePakTests.cs asserts them, a French file written here with two of the five
  * keys, a Spanish one that does not read); assetRegistry lists the registry's assets with class,
- * tags and a link to each package the install holds.
+ * tags and a link to each package the install holds; fileDetails of a package carries what the
+ * registry says of it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,6 +66,17 @@ describe('assetRegistry', () => {
     expect(r.assets.find((a) => a.package.startsWith('/Engine/'))!.packagePath).toBeNull();
     expect(r.classes.reduce((n, c) => n + c.count, 0)).toBe(306);
     expect(r.classes.find((c) => c.class === '/Script/Engine.World')!.count).toBe(8);
+  });
+
+  it('fileDetails of a package the registry lists: its class and tags, without opening the package', async () => {
+    const d = await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC1.uasset' });
+    expect(d.registry?.map((f) => [f.registry, f.object, f.class])).toEqual([
+      ['CUE4ParseFixtures/AssetRegistry.bin', '/Game/Fixtures/Textures/T_BC1.T_BC1', '/Script/Engine.Texture2D'],
+    ]);
+    // 64x64, as CUE4Parse's FixtureTestUtilities.cs lists T_BC1.
+    expect(d.registry![0]!.tags).toContainEqual(['Dimensions', '64x64']);
+    // A file that is no package gets none.
+    expect((await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' })).registry).toBeUndefined();
   });
 
   it('a file that is no registry: its FormatError; the request shapes are checked', async () => {

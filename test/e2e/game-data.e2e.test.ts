@@ -4,8 +4,9 @@
  * side (FixturePakTests.cs's texts), searches every culture, marks the keys a partial French file
  * lacks and names the Spanish file that does not read; the registry view lists the assets,
  * filters by class and opens a package from its link; DefaultGame.ini opens in Monaco as ini;
- * DA_AllProperties' Text shows in French when fr is picked for texts.
- * Screenshots in test-artifacts/e2e-localization.png and e2e-registry.png.
+ * DA_AllProperties' Text shows in French when fr is picked for texts; a package's details pane
+ * shows its registry tags. Screenshots in test-artifacts/e2e-localization.png, e2e-registry.png
+ * and e2e-registry-details.png.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +58,16 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
     await page.getByTestId('localization-missing-only').uncheck();
     expect(await page.getByTestId('localization-rows').locator('.td.marked').count()).toBe(8);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-localization.png') });
+  });
+
+  it('the details pane of a package shows what the asset registry says of it', async () => {
+    const { page } = web;
+    await selectFile(page, 'T_BC1', 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC1.uasset');
+    const facts = page.getByTestId('detail-registry');
+    // 64x64, as CUE4Parse's FixtureTestUtilities.cs lists T_BC1; the class from the registry.
+    await poll(() => facts.textContent()).toContain('Dimensions64x64');
+    expect(await facts.textContent()).toContain('T_BC1 Texture2D');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-registry-details.png') });
   });
 
   it('the registry view: filter by class, a package link opens the package; an .ini in Monaco', async () => {
