@@ -22,20 +22,8 @@ import { UsageError } from '../usage-error.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
 import { loadMappings } from './props.js';
 
-/** What `--json` prints. */
-export interface AudioJson {
-  class: string;
-  format: string;
-  /** Wwise media (format "WEM"): PCM, IMA_ADPCM, OPUS, VORBIS, ... */
-  codec?: string;
-  sampleRate: number;
-  channels: number;
-  samples: number;
-  durationS: number;
-  looping: boolean;
-  streaming: boolean;
-  chunks: number;
-}
+/** What `--json` prints: the sound's facts as SoundInfo names them (issue 19's shape). */
+export type AudioJson = Pick<SoundInfo, 'class' | 'format' | 'codec' | 'sampleRate' | 'channels' | 'samples' | 'durationS' | 'looping' | 'streaming' | 'chunks'>;
 
 export const audioCommand: Command = {
   name: 'audio',

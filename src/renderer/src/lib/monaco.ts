@@ -34,3 +34,27 @@ window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 registerUnrealScript(monaco);
 
 export { monaco };
+
+/** The app's two editor themes (the editor background from the page's CSS), defined once. */
+let themesDefined = false;
+export function viewerTheme(dark: boolean): string {
+  if (!themesDefined) {
+    const css = getComputedStyle(document.documentElement);
+    monaco.editor.defineTheme('pakscope-dark', { base: 'vs-dark', inherit: true, rules: [], colors: { 'editor.background': css.getPropertyValue('--editor-dark').trim() || '#1e2026' } });
+    monaco.editor.defineTheme('pakscope-light', { base: 'vs', inherit: true, rules: [], colors: { 'editor.background': css.getPropertyValue('--editor-light').trim() || '#ffffff' } });
+    themesDefined = true;
+  }
+  return dark ? 'pakscope-dark' : 'pakscope-light';
+}
+
+/** What every read-only viewer shares: no minimap, the app's monospace font and size. */
+export const VIEWER_OPTIONS = {
+  readOnly: true,
+  automaticLayout: true,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  fontSize: 12,
+  lineHeight: 18,
+  fontFamily: 'ui-monospace, "SF Mono", "Cascadia Mono", Consolas, "DejaVu Sans Mono", monospace',
+  contextmenu: false,
+} as const;
