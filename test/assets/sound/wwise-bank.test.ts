@@ -70,9 +70,23 @@ describe('Wwise sound banks', () => {
       expect([...embedded].filter((id) => !played.has(id))).toEqual([]);
       expect(bank.events.length).toBeGreaterThan(0);
     }
-    // ME3's event 1685608839 plays a random container of 16 media.
+  });
+
+  it('version 56 action types (a u32 each, as the AkActionType_056 table of bnnm/wwiser gives them): play actions reach media, stop actions do not', () => {
     const me3 = parseBank(loadWwise('ME3_v56_1.bnk'), 'ME3');
-    expect(me3.events.find((e) => e.id === 1685608839)!.media).toHaveLength(16);
+    // Event 1685608839 plays container 944665163 (0x04011 Play) and stops 967571972 (0x01011 Stop_E_O): only the played container's 8 media.
+    const e = me3.events.find((x) => x.id === 1685608839)!;
+    expect(e.actions.map((a) => [a.type, a.target])).toEqual([[0x04011, 944665163], [0x01011, 967571972]]);
+    expect(e.media).toHaveLength(8);
+    // Its twin 2811049484 plays what the other stops: another 8, none shared.
+    const twin = me3.events.find((x) => x.id === 2811049484)!;
+    expect(twin.media).toHaveLength(8);
+    expect(twin.media.filter((m) => e.media.includes(m))).toEqual([]);
+    // Event 3769598348 only stops (four 0x01011 actions): it plays nothing.
+    const stops = me3.events.find((x) => x.id === 3769598348)!;
+    expect(stops.actions.map((a) => a.type)).toEqual([0x01011, 0x01011, 0x01011, 0x01011]);
+    expect(stops.media).toEqual([]);
+    expect(me3.notes).toEqual([]);
   });
 });
 

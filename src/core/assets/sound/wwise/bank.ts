@@ -9,7 +9,7 @@
  *
  * Of HIRC only what names what an event plays is read: an event's action ids (a u32 count before
  * version 123, a variable-length one after), an action's type and target (u16 and u32; u32 and
- * u32 up to version 56), a sound's media id (after its plugin id and stream type), and each
+ * u32 up to version 56, where the type values differ too: 0x04011 is Play), a sound's media id (after its plugin id and stream type), and each
  * sound's and container's parent, so that an action aimed at a container reaches the sounds
  * below it. The parent sits after the node's effect list and a few version-dependent bytes: it
  * is taken at the first of those places that names an object of the bank.
@@ -51,8 +51,10 @@ const T_ACTION = 3;
 const T_EVENT = 4;
 /** Random/sequence, switch, actor-mixer and layer containers: their node parameters come first. */
 const CONTAINERS = new Set([5, 6, 7, 9]);
-/** Action types that play their target: Play, and Play and Continue. */
+/** Action types that play their target: Play, and Play and Continue (type and scope in a u16). */
 const PLAY_ACTIONS = new Set([0x0403, 0x0503]);
+/** The same up to version 56, where the type is a u32 of another layout (0x04011 Play, 0x01011 Stop_E_O, ...). */
+const PLAY_ACTIONS_V56 = new Set([0x04011, 0x05011]);
 const MAX_EVENT_ACTIONS = 65536;
 
 const tag = (b: Uint8Array, at: number): string => String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
@@ -183,12 +185,10 @@ export function parseBank(b: Uint8Array, file: string): SoundBank {
       if (!a || a.type !== T_ACTION) continue;
       const action = actionOf(a);
       actions.push(action);
-      // Up to version 56 the action types differ and are not told apart: every target counts.
-      if (version <= 56 || PLAY_ACTIONS.has(action.type)) for (const m of reach(action.target)) if (!mediaIds.includes(m)) mediaIds.push(m);
+      if ((version <= 56 ? PLAY_ACTIONS_V56 : PLAY_ACTIONS).has(action.type)) for (const m of reach(action.target)) if (!mediaIds.includes(m)) mediaIds.push(m);
     }
     events.push({ id: o.id, actions, media: mediaIds });
   }
-  if (version <= 56 && events.length > 0) notes.push(`bank version ${version}: action types are not read, so an event lists the media of every action`);
 
   const objectCounts: Record<number, number> = {};
   for (const o of objects) objectCounts[o.type] = (objectCounts[o.type] ?? 0) + 1;
