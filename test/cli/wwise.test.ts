@@ -57,6 +57,25 @@ describe('pakscope audio on Wwise media', () => {
 });
 
 describe('pakscope audio on Wwise sound banks', () => {
+  it('extract --format convert writes each bank as a folder of its media as .wav, named by the metadata (else by id)', async () => {
+    const out = join(temp, 'convert-banks');
+    const r = await pakscope(['extract', pak, '--out', out, '--format', 'convert', '--filter', '*.bnk', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ failed: [] });
+    const dir = join(out, 'Game/Content/WwiseAudio');
+    // Test.bnk: its one medium by its original file's name as SoundbanksInfo.json gives it (金币.wav).
+    expect(await readdir(join(dir, 'Test'))).toEqual(['金币.wav']);
+    const coin = await readFile(join(dir, 'Test', '金币.wav'));
+    expect([coin.readUInt16LE(22), coin.readUInt32LE(24), coin.readUInt32LE(40)]).toEqual([2, 16000, 17920 * 2 * 2]);
+    // LE3: no metadata, so each of the 35 media the DIDX table lists is named by its id.
+    const ids = [...bankMedia(loadWwise('LE3_v134_1.bnk')).keys()];
+    expect((await readdir(join(dir, 'LE3_v134_1'))).sort()).toEqual(ids.map((id) => `${id}.wav`).sort());
+    for (const [key, want] of Object.entries(expected).filter(([k]) => k.startsWith('LE3_v134_1.bnk#'))) {
+      const wav = await readFile(join(dir, 'LE3_v134_1', `${key.split('#')[1]}.wav`));
+      expect([wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt32LE(40)]).toEqual([want.channels, want.rate, want.frames * want.channels * 2]);
+    }
+  });
+
   it('--json lists events (named from SoundbanksInfo.json beside the bank) and media, on disk and in a pak', async () => {
     const want = { events: [{ id: 3187507146, name: 'Play_Test', media: [799259675] }], media: [{ id: 799259675, bytes: 71744, codec: 'PCM' }] };
     const [disk, packed] = await Promise.all([

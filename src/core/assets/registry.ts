@@ -6,6 +6,7 @@
  * folder under src/core/assets/<kind>/.
  */
 
+import type { Install } from '../install/install.js';
 import type { InstallPackages } from '../package/open-package.js';
 import { scriptImportIndex } from '../zen/object-index.js';
 import type { Usmap } from '../usmap/types.js';
@@ -34,6 +35,8 @@ export interface ConvertOptions {
   slice?: number;
   /** Kinds with levels of detail (meshes): the one to write; default 0, the finest. */
   lod?: number;
+  /** The install a plain file is in, for kinds named by its other files (a bank's media by the Wwise metadata beside it). */
+  install?: Install;
 }
 
 /** One file a conversion makes. */

@@ -37,7 +37,7 @@ export class AssetConverter {
   private readonly packageItems = new Map<string, ExportItem>();
   private readonly roles = new Map<string, Promise<ConvertRole>>();
 
-  constructor(install: Install, items: readonly ExportItem[], private readonly pool?: WorkerPool) {
+  constructor(private readonly install: Install, items: readonly ExportItem[], private readonly pool?: WorkerPool) {
     this.packages = new InstallPackages(install);
     for (const item of items) if (isPackageItem(item)) this.packageItems.set(item.path.toLowerCase(), item);
   }
@@ -92,13 +92,17 @@ export class AssetConverter {
     return out;
   }
 
-  /** The files a plain file converts to, beside where it would be ("Audio/123.wem" as "Audio/123.wav"). */
+  /**
+   * The files a plain file converts to, beside where it would be ("Audio/123.wem" as
+   * "Audio/123.wav"); files that name themselves go in a folder named after it ("Audio/Weapons.bnk"
+   * as "Audio/Weapons/Shot_01.wav", ...).
+   */
   async convertPlain(item: ExportItem, asset: AssetKind, signal?: AbortSignal): Promise<ConvertedOutput[]> {
     const bytes = await item.archive.read(item.ref);
     signal?.throwIfAborted();
-    const files = await asset.convertFile!({ path: item.path, bytes }, undefined, { ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}) });
+    const files = await asset.convertFile!({ path: item.path, bytes }, undefined, { install: this.install, ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}) });
     const stem = item.path.slice(0, item.path.lastIndexOf('.'));
-    return files.map((f) => ({ path: `${stem}${f.suffix}.${f.extension}`, data: f.data }));
+    return files.map((f) => ({ path: f.name !== undefined ? `${stem}/${f.name}${f.suffix}.${f.extension}` : `${stem}${f.suffix}.${f.extension}`, data: f.data }));
   }
 
   /** The package of this export that a companion file belongs to, if any. */

@@ -195,6 +195,26 @@ export class Destination {
   }
 }
 
+/**
+ * A file name made from text that is no path (a Wwise medium's original name, an event's name):
+ * every character a name may not hold becomes "_", a trailing dot or space goes, a Windows device
+ * name gets a "_" before it, and it is cut to `maxBytes` (UTF-8). What checkName still refuses
+ * (nothing left, "..") gives `fallback`. The result is one segment: never a folder separator.
+ */
+export function safeFileName(text: string, fallback: string, maxBytes = 200): string {
+  let s = text
+    .replace(/[\u0000-\u001f\u007f-\u009f<>:"|?*\\/]/g, '_')
+    .replace(SEPARATOR_LOOKALIKE_ALL, '_')
+    .replace(LONE_SURROGATE_ALL, '_');
+  // Cut by code points to the byte budget, then drop what Windows would drop at the end.
+  while (Buffer.byteLength(s, 'utf8') > maxBytes) s = Array.from(s).slice(0, -1).join('');
+  s = s.replace(/[. ]+$/, '');
+  if (RESERVED_DEVICE.test(s.split('.')[0]!.trimEnd())) s = `_${s}`;
+  return s !== '' && checkName(s) === null ? s : fallback;
+}
+const SEPARATOR_LOOKALIKE_ALL = new RegExp(SEPARATOR_LOOKALIKE.source, 'g');
+const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, 'g');
+
 /** "name (2).ext": the n-th copy under keep-both; the first dot after the first character starts the extension. */
 export function numberedName(name: string, n: number): string {
   const dot = name.indexOf('.', 1);

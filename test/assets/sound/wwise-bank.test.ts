@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBank } from '../../../src/core/assets/sound/wwise/bank.js';
 import { nameEventsByHash, readSoundbanksInfo, wwiseId, emptyNames } from '../../../src/core/assets/sound/wwise/names.js';
-import { bankListing, bankMediaSound } from '../../../src/core/assets/sound/wwise/soundbank.js';
+import { bankListing, bankMediaFileNames, bankMediaSound } from '../../../src/core/assets/sound/wwise/soundbank.js';
+import { checkName, safeFileName } from '../../../src/core/export/safe-path.js';
 import { formatError } from '../../support/format-error.js';
 import { bankMedia, loadWwise, wwiseExpected, wwiseFile } from '../../support/wwise-corpus.js';
 
@@ -87,6 +88,42 @@ describe('Wwise sound banks', () => {
     expect(stops.actions.map((a) => a.type)).toEqual([0x01011, 0x01011, 0x01011, 0x01011]);
     expect(stops.media).toEqual([]);
     expect(me3.notes).toEqual([]);
+  });
+});
+
+describe('file names of a bank\'s media (bank export)', () => {
+  const test = parseBank(loadWwise('Test.bnk'), 'Test.bnk');
+  const le3 = parseBank(loadWwise('LE3_v134_1.bnk'), 'LE3');
+
+  it('the original file where the metadata names it, else the event that plays it, else the id', () => {
+    const names = readSoundbanksInfo(readFileSync(wwiseFile('SoundbanksInfo.json'), 'utf8'));
+    expect([...bankMediaFileNames(test, names)]).toEqual([[799259675, '金币']]);
+    const eventOnly = emptyNames();
+    eventOnly.events.set(3187507146, 'Play_Test');
+    expect([...bankMediaFileNames(test, eventOnly)]).toEqual([[799259675, 'Play_Test']]);
+    expect([...bankMediaFileNames(test, emptyNames())]).toEqual([[799259675, '799259675']]);
+    // An event of LE3 that plays several media names each with its id after the event.
+    const several = le3.events.find((e) => e.media.filter((m) => le3.media.some((x) => x.id === m)).length > 1)!;
+    const named = emptyNames();
+    named.events.set(several.id, 'Play_Many');
+    const files = bankMediaFileNames(le3, named);
+    for (const m of several.media.filter((id) => le3.media.some((x) => x.id === id))) expect(files.get(m)).toBe(`Play_Many_${m}`);
+  });
+
+  it('hostile names from metadata become one safe file name each, unique in the bank', () => {
+    const ids = le3.media.map((m) => m.id);
+    const names = emptyNames();
+    const hostile = ['..\\..\\Windows\\evil.wav', 'CON.wav', 'a:b*c?.wav', '..', 'tab\there.wav', 'dots... ', 'same.wav', 'same.wav', 'x'.repeat(400), 'sub/dir/../name.wav'];
+    hostile.forEach((n, i) => names.media.set(ids[i]!, { name: n }));
+    const files = bankMediaFileNames(le3, names);
+    expect(ids.slice(0, hostile.length).map((id) => files.get(id))).toEqual([
+      'evil', '_CON', 'a_b_c_', String(ids[3]), 'tab_here', 'dots', 'same', `same_${ids[7]}`, 'x'.repeat(200), 'name',
+    ]);
+    for (const name of files.values()) expect(checkName(`${name}.wav`)).toBeNull();
+    expect(new Set([...files.values()].map((n) => n.toLowerCase())).size).toBe(files.size);
+    expect(safeFileName('COM1.part', 'id')).toBe('_COM1.part');
+    expect(safeFileName('\u2215etc\u2215passwd', 'id')).toBe('_etc_passwd');
+    expect(safeFileName(' . ', 'id')).toBe('id');
   });
 });
 

@@ -2,11 +2,14 @@
  * A sound bank as PakScope lists it: its events (named where the metadata or the install's asset
  * names give a name) with the media each plays, and its embedded media with their codecs; each
  * medium a Sound of its own (wemSound). The "soundbank" kind claims .bnk files for the app's bank
- * view; a bank converts to nothing itself (its media do, one at a time).
+ * view; a bank converts to its media, each a .wav (or the .wem as stored) named by the metadata.
  */
-import { registerAssetKind, type AssetKind } from '../../registry.js';
+import { registerAssetKind, type AssetKind, type ConvertedFile, type ConvertOptions, type PlainFile } from '../../registry.js';
+import { safeFileName } from '../../../export/safe-path.js';
+import { convertSound } from '../kind.js';
 import type { Sound } from '../types.js';
 import { bankMediaBytes, parseBank, type SoundBank } from './bank.js';
+import { installWwiseNames } from './install-names.js';
 import { emptyNames, type WwiseNames } from './names.js';
 import { wemInfo, wemSound } from './wem.js';
 import { FormatError } from '../../../errors.js';
@@ -66,12 +69,66 @@ export function withWwiseNames<S extends Sound>(sound: S, id: number, names: Wwi
   return { ...sound, notes };
 }
 
+/**
+ * The file name (no extension) of each embedded medium: its original file's name where the
+ * metadata gives one ("Footstep_01"), else the event that plays it ("Play_Test", or
+ * "Play_Steps_123456" when the event plays several), else its id. Names are made safe to write
+ * (safeFileName) and unique in the bank (a second "Hit" is "Hit_<id>").
+ */
+export function bankMediaFileNames(bank: SoundBank, names: WwiseNames): Map<number, string> {
+  const eventOf = new Map<number, { name: string; several: boolean }>();
+  for (const e of bank.events) {
+    const name = names.events.get(e.id);
+    if (name === undefined) continue;
+    for (const m of e.media) if (!eventOf.has(m)) eventOf.set(m, { name, several: e.media.length > 1 });
+  }
+  const out = new Map<number, string>();
+  const taken = new Set<string>();
+  for (const m of bank.media) {
+    const id = String(m.id);
+    const original = names.media.get(m.id)?.name.split(/[\\/]/).pop()!.replace(/\.[^.]*$/, '');
+    const metaEvent = names.mediaEvents.get(m.id);
+    const event = eventOf.get(m.id) ?? (metaEvent?.length ? { name: metaEvent[0]!, several: true } : undefined);
+    const wanted = original || (event ? (event.several ? `${event.name}_${id}` : event.name) : id);
+    let name = safeFileName(wanted, id);
+    if (taken.has(name.toLowerCase())) name = safeFileName(`${wanted}_${id}`, id);
+    taken.add(name.toLowerCase());
+    out.set(m.id, name);
+  }
+  return out;
+}
+
+/** A bank's embedded media as files, in a folder named after the bank: .wav where they decode, else (or `extension` "wem") as stored. */
+export async function convertBank(file: PlainFile, extension: string | undefined, opts: ConvertOptions): Promise<ConvertedFile[]> {
+  if (extension !== undefined && extension !== 'wav' && extension !== 'wem') throw new RangeError(`a sound bank's media convert to .wav or .wem, not .${extension}`);
+  const bank = parseBank(file.bytes, file.path);
+  const names = opts.install ? await installWwiseNames(opts.install, file.path, bank.events.map((e) => e.id)) : emptyNames();
+  const fileNames = bankMediaFileNames(bank, names);
+  const out: ConvertedFile[] = [];
+  for (const m of bank.media) {
+    opts.signal?.throwIfAborted();
+    const name = fileNames.get(m.id)!;
+    const bytes = bankMediaBytes(file.bytes, m);
+    let sound: Sound;
+    try {
+      sound = wemSound(bytes, name, `${file.path}#${m.id}`);
+    } catch (e) {
+      // One medium that does not read does not cost the others: it goes out as stored.
+      out.push({ name, suffix: '', extension: 'wem', data: bytes, note: `medium ${m.id}: ${e instanceof Error ? e.message : String(e)}; written as stored (.wem)` });
+      continue;
+    }
+    out.push({ ...(await convertSound(sound, extension ?? (sound.decodable ? 'wav' : 'wem'), opts.signal, opts.pool)), name });
+  }
+  return out;
+}
+
 export const soundbankKind: AssetKind = {
   kind: 'soundbank',
   view: 'soundbank',
   classes: [],
-  converts: [],
+  converts: ['wav', 'wem'],
   fileExtensions: ['bnk'],
+  convertFile: convertBank,
 };
 
 registerAssetKind(soundbankKind);
