@@ -1,7 +1,8 @@
 /**
  * A .wem as a sound: its codec named from the fmt chunk's id, its length from the codec's own
- * data, and its PCM: PCM as stored, Wwise IMA ADPCM, and Vorbis rebuilt to Ogg Vorbis (vorbis.ts)
- * and decoded by libvorbis (../vorbis.ts). The sound kind, the CLI and the app read .wem
+ * data, and its PCM: PCM as stored, Wwise IMA ADPCM, Platinum ADPCM (ptadpcm.ts), the three Wwise
+ * Opus layouts cut into packets for libopus (opus.ts), and Vorbis rebuilt to Ogg Vorbis
+ * (vorbis.ts) and decoded by libvorbis (../vorbis.ts). The sound kind, the CLI and the app read .wem
  * files (and a bank's embedded media) through wemSound.
  */
 import { FormatError } from '../../../errors.js';
@@ -12,6 +13,8 @@ import type { Pcm, Sound, SoundCuePoint } from '../types.js';
 import { decodeWwiseIma, wwiseImaFramesPerBlock } from './ima.js';
 import { parseWem, type WemFile } from './riff.js';
 import { CodebookMismatch } from './codebooks.js';
+import { decodeWemOpus, wemOpus } from './opus.js';
+import { decodePtadpcm, ptadpcmSampleCount } from './ptadpcm.js';
 import { VORBIS_CODEBOOK_LIBRARIES, wemVorbisInfo, wemVorbisToOgg } from './vorbis.js';
 
 /** Codec names by fmt id, as vgmstream and Wwise's own conversion settings name them. */
@@ -22,7 +25,7 @@ const CODECS: Record<number, string> = {
   0xfffb: 'HEVAG', 0xfffc: 'ATRAC9',
 };
 /** The codecs PakScope decodes to PCM. */
-const DECODABLE = new Set(['PCM', 'IMA_ADPCM', 'VORBIS']);
+const DECODABLE = new Set(['PCM', 'IMA_ADPCM', 'VORBIS', 'OPUS', 'PTADPCM']);
 
 export interface WemInfo {
   /** PCM, IMA_ADPCM, VORBIS, OPUS, PTADPCM, ...; an unknown id as "0x1234". */
@@ -44,9 +47,15 @@ export function codecName(id: number): string {
 /** The facts of a .wem; `file` names it in errors. */
 export function wemInfo(bytes: Uint8Array, file: string): WemInfo {
   const wem = parseWem(bytes, file);
-  const codec = codecName(wem.codecId);
+  // Codec 2 is "the platform's ADPCM": Platinum's where its frames are 0x104 bytes a channel (Bayonetta 2).
+  const codec = wem.codecId === 0x0002 && wem.channels > 0 && wem.blockAlign === 0x104 * wem.channels ? 'PTADPCM' : codecName(wem.codecId);
   if (wem.sampleRate < 1 || wem.sampleRate > MAX_SAMPLE_RATE) throw new FormatError(file, 'fmt chunk', wem.fmtOffset + 4, `sample rate ${wem.sampleRate} Hz is impossible (1 to ${MAX_SAMPLE_RATE})`);
   if (wem.channels < 1 || wem.channels > MAX_CHANNELS) throw new FormatError(file, 'fmt chunk', wem.fmtOffset + 2, `channel count ${wem.channels} is impossible (1 to ${MAX_CHANNELS})`);
+  if (codec === 'OPUS') {
+    // Opus decodes at an Opus rate (Wwise's newest layout always at 48 kHz, whatever the fmt says).
+    const opus = wemOpus(wem, file);
+    return { codec, codecId: wem.codecId, sampleRate: opus.sampleRate, channels: wem.channels, samples: opus.samples, decodable: true, bigEndian: wem.bigEndian, wem };
+  }
   return { codec, codecId: wem.codecId, sampleRate: wem.sampleRate, channels: wem.channels, samples: frameCount(wem, codec, file), decodable: DECODABLE.has(codec), bigEndian: wem.bigEndian, wem };
 }
 
@@ -55,6 +64,7 @@ function frameCount(wem: WemFile, codec: string, file: string): number {
     case 'PCM': return wem.bitsPerSample > 0 ? Math.floor(wem.data.length / (wem.channels * Math.ceil(wem.bitsPerSample / 8))) : 0;
     case 'IMA_ADPCM': return wem.blockAlign > 0 ? Math.floor(wem.data.length / wem.blockAlign) * Math.max(0, wwiseImaFramesPerBlock(wem)) : 0;
     case 'VORBIS': return wemVorbisInfo(wem, file).sampleCount;
+    case 'PTADPCM': return ptadpcmSampleCount(wem);
     default: return 0;
   }
 }
@@ -62,11 +72,13 @@ function frameCount(wem: WemFile, codec: string, file: string): number {
 /** The .wem decoded to 16-bit PCM (decodable codecs only). */
 export async function decodeWem(info: WemInfo, file: string): Promise<Pcm> {
   const { wem } = info;
-  const shape = { sampleRate: wem.sampleRate, channels: wem.channels };
+  const shape = { sampleRate: info.sampleRate, channels: wem.channels };
   switch (info.codec) {
     case 'PCM': return { ...shape, samples: pcmSamples(wem, file) };
     case 'IMA_ADPCM': return { ...shape, samples: decodeWwiseIma(wem, file) };
     case 'VORBIS': return decodeWemVorbis(info, file);
+    case 'OPUS': return decodeWemOpus(wem, file);
+    case 'PTADPCM': return { ...shape, samples: decodePtadpcm(wem, file) };
     default:
       throw new FormatError(file, 'fmt chunk', wem.fmtOffset, CODECS[wem.codecId]
         ? `${info.codec} (codec 0x${wem.codecId.toString(16)}) is a Wwise codec PakScope does not decode: save the .wem as stored`
