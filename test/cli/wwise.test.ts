@@ -113,6 +113,20 @@ describe('pakscope audio on Wwise sound banks', () => {
   });
 });
 
+describe('pakscope audio on Wwise event assets', () => {
+  it('an AkAudioEvent prints its Wwise id and the media it lists (2021.1), or its EventInfo (2023.1); -o is refused', async () => {
+    const footsteps = await pakscope(['audio', wwiseFile('Play_Footsteps.uasset')]);
+    expect(footsteps.code).toBe(0);
+    expect(footsteps.out).toContain('Wwise event Play_Footsteps (AkAudioEvent): id 3854155799');
+    expect(footsteps.out).toContain('20 media: 47342949, 87617241,');
+    const impact = await pakscope(['audio', wwiseFile('Bullet_Impact.uasset'), '--json']);
+    expect(JSON.parse(impact.out)).toEqual({ wwise: [{ kind: 'event', name: 'Bullet_Impact', class: 'AkAudioEvent', wwiseName: 'Bullet_Impact', shortId: 3921814510, banks: [], media: [], events: [] }] });
+    const refused = await pakscope(['audio', wwiseFile('Bullet_Impact.uasset'), '-o', join(temp, 'x.wav')]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('is a Wwise AkAudioEvent: it names media, it holds no sound to write');
+  });
+});
+
 describe('Wwise files loose in a game folder', () => {
   it('a folder scan takes .wem, .bnk and SoundbanksInfo.json as loose files: ls lists them, a bank is named by the metadata beside it', async () => {
     const dir = join(temp, 'Game', 'MyGame', 'Content', 'WwiseAudio', 'Windows');

@@ -13,6 +13,7 @@ import { bankListing, bankMediaSound, wemIdOfPath, withWwiseNames, type BankList
 import { convertibleExports, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
 import { baseName, convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
 import { wemSound } from '../../core/assets/sound/wwise/wem.js';
+import { isWwiseAssetClass, readWwiseAssets, type WwiseAsset } from '../../core/assets/sound/wwise/audio-asset.js';
 import type { Sound, SoundInfo } from '../../core/assets/sound/types.js';
 import type { PackageModel } from '../../core/package-model.js';
 import { JSON_OPTION, type Command } from '../command.js';
@@ -53,6 +54,11 @@ export const audioCommand: Command = {
     'the install or on disk) or by the asset of the same name (Wwise ids hash names). --json',
     'prints {"events":[{"id","name","media":[id]}],"media":[{"id","bytes","codec"}]}, name null',
     'where none is known. --media ID describes one medium; with -o FILE.wav it is decoded.',
+    '',
+    'A Wwise event or bank asset (AkAudioEvent, AkAudioBank) prints its Wwise id, the banks it is',
+    'in and the media it lists (AkMediaAsset objects up to Wwise 2021, the cooked EventCookedData',
+    'from 2022); --json prints {"wwise":[{"kind","name","class","wwiseName","shortId","banks",',
+    '"media":[{"id","path"}],"events"}]}.',
   ].join('\n'),
   examples: [
     'pakscope audio Paks /Game/Audio/SW_Hit -o SW_Hit.wav',
@@ -114,12 +120,19 @@ export const audioCommand: Command = {
       return s;
     });
     const sound = plain ? plain.value : await withAssetPackage(session, args, opts, 'audio', async ({ source, model, path }) => {
+      if (model.exports.some((e) => isWwiseAssetClass(e.class))) {
+        if (target) throw new UsageError(`${path} is a Wwise ${model.exports.find((e) => isWwiseAssetClass(e.class))!.class}: it names media, it holds no sound to write`, 'audio');
+        const read = await readWwiseAssets(source, opts);
+        for (const w of read.warnings) session.out.warn(`${path}: ${w}`);
+        return read.assets;
+      }
       const s = await readSound(source, soundExport(model, path).index, opts);
       if (target) await write(session, s, target);
       return s;
     });
     if (!sound) return;
-    await reportSound(session, sound, target);
+    if (Array.isArray(sound)) await printWwiseAssets(session, sound);
+    else await reportSound(session, sound, target);
   },
 };
 
@@ -148,6 +161,20 @@ async function printBank(session: Session, b: BankListing): Promise<void> {
   for (const m of b.media) {
     const length = m.sampleRate > 0 ? `, ${(m.samples / m.sampleRate).toFixed(3)} s` : '';
     await out.line(`  medium ${m.id}${m.name ? ` ${m.name}` : ''}: ${m.codec}${m.sampleRate > 0 ? `, ${m.sampleRate} Hz, ${m.channels} ch` : ''}${length}, ${m.bytes} bytes`);
+  }
+}
+
+async function printWwiseAssets(session: Session, assets: WwiseAsset[]): Promise<void> {
+  for (const a of assets) for (const n of a.notes) session.out.note(`note: ${a.name}: ${n}`);
+  if (session.json) {
+    await session.out.line(JSON.stringify({ wwise: assets.map(({ notes: _notes, ...a }) => a) }));
+    return;
+  }
+  for (const a of assets) {
+    await session.out.line(`Wwise ${a.kind} ${a.wwiseName ?? a.name} (${a.class}): id ${a.shortId ?? 'unknown'}`);
+    if (a.banks.length > 0) await session.out.line(`  in bank${a.banks.length === 1 ? '' : 's'} ${a.banks.map((b) => (b.id !== null ? `${b.name} (${b.id})` : b.name)).join(', ')}`);
+    if (a.events.length > 0) await session.out.line(`  events: ${a.events.join(', ')}`);
+    await session.out.line(a.media.length > 0 ? `  ${a.media.length} medi${a.media.length === 1 ? 'um' : 'a'}: ${a.media.map((m) => m.id).join(', ')}` : '  no media listed in the asset');
   }
 }
 

@@ -42,7 +42,11 @@ const idOf = (v: unknown): number | undefined => {
   return Number.isInteger(n) && n >= 0 && n <= 0xffffffff ? n : undefined;
 };
 
-/** Events are objects with an Id, a Name and an ObjectPath under \Events\; media have an Id and a ShortName. */
+/**
+ * Events are objects with an Id, a Name and an ObjectPath under \Events\, their media listed by id
+ * (IncludedMemoryFiles up to 2021, ExcludedMemoryFiles when the media are assets of their own,
+ * MediaRefs from 2022); media have an Id and a ShortName.
+ */
 function walkJson(node: unknown, into: WwiseNames, depth = 0): void {
   if (depth > 64 || node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) { for (const x of node) walkJson(x, into, depth + 1); return; }
@@ -52,7 +56,7 @@ function walkJson(node: unknown, into: WwiseNames, depth = 0): void {
     const objectPath = typeof o['ObjectPath'] === 'string' ? o['ObjectPath'] : '';
     if (typeof o['Name'] === 'string' && (/^\\Events\\/i.test(objectPath) || 'IncludedMemoryFiles' in o || 'ReferencedStreamedFiles' in o || 'DurationType' in o)) {
       into.events.set(id, o['Name']);
-      for (const key of ['IncludedMemoryFiles', 'ReferencedStreamedFiles', 'IncludedMedia', 'Media']) {
+      for (const key of ['IncludedMemoryFiles', 'ExcludedMemoryFiles', 'ReferencedStreamedFiles', 'IncludedMedia', 'Media', 'MediaRefs']) {
         const files = o[key];
         if (!Array.isArray(files)) continue;
         for (const f of files) {
