@@ -92,7 +92,7 @@ function unpack16(v: number, signed: boolean): number {
  * normal and tangent arrays; w is the bitangent sign TangentZ.w stores. One bounds check for the
  * whole block, then plain reads: a million vertices must not allocate per vertex.
  */
-function readTangents(block: Uint8Array, stride: number, n: number, high: boolean, signed: boolean, normals: Float32Array, tangents: Float32Array): void {
+export function readTangents(block: Uint8Array, stride: number, n: number, high: boolean, signed: boolean, normals: Float32Array, tangents: Float32Array): void {
   const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
   for (let i = 0; i < n; i++) {
     const at = i * stride;
@@ -113,7 +113,7 @@ function readTangents(block: Uint8Array, stride: number, n: number, high: boolea
 }
 
 /** UV channel `ch` of `n` vertices (`stride` bytes apart, the channel `offset` bytes in), half or full precision. */
-function readUvChannel(block: Uint8Array, stride: number, offset: number, n: number, full: boolean, out: Float32Array): void {
+export function readUvChannel(block: Uint8Array, stride: number, offset: number, n: number, full: boolean, out: Float32Array): void {
   const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
   for (let i = 0; i < n; i++) {
     const at = i * stride + offset;
@@ -172,8 +172,12 @@ export function readStaticVertexBuffer(r: BinaryReader, release: number, vertice
   return { normals, tangents, uvs };
 }
 
-/** FColorVertexBuffer: r, g, b, a per vertex, or undefined when the mesh has no colours. */
-export function readColors(r: BinaryReader, vertices: number): Uint8Array | undefined {
+/**
+ * FColorVertexBuffer: r, g, b, a per vertex, or undefined when the mesh has no colours. `shortOk`:
+ * the buffer may cover fewer vertices than the LOD has (a UE4 skeletal LOD's colours stop where
+ * its cloth sections' vertices start); the rest are white.
+ */
+export function readColors(r: BinaryReader, vertices: number, shortOk = false): Uint8Array | undefined {
   const strip = readStripFlags(r);
   r.i32(); // Stride
   const countAt = r.pos;
@@ -181,9 +185,9 @@ export function readColors(r: BinaryReader, vertices: number): Uint8Array | unde
   if (n === 0 || avStripped(strip)) return undefined;
   const { count } = bulkArrayHeader(r, 'colour vertex buffer', 4);
   if (count !== n) throw r.error(`the colour buffer holds ${count} vertices but says ${n}`, countAt);
-  if (n !== vertices) throw r.error(`the colour buffer has ${n} vertices, the position buffer ${vertices}`, countAt);
+  if (shortOk ? n > vertices : n !== vertices) throw r.error(`the colour buffer has ${n} vertices, the position buffer ${vertices}`, countAt);
   const block = r.bytesView(n * 4);
-  const out = new Uint8Array(n * 4);
+  const out = new Uint8Array(vertices * 4).fill(255);
   for (let i = 0; i < n * 4; i += 4) {
     out[i] = block[i + 2]!;
     out[i + 1] = block[i + 1]!;

@@ -16,9 +16,11 @@ import { memoryPayload } from '../../texture/read/payload.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
 import type { Mesh, MeshBone, MeshLod, MeshMaterial, MeshSocket, MeshVirtualBone, MorphTarget, MorphTargetLod } from '../types.js';
 import { boundsOf, entriesOf, objectName, prop, str, vec3 } from './properties.js';
-import { findSkeletalMeshNative, readSkeletalBuffers, readSkeletalMeshAny, type SkeletalLod } from './skeletal-mesh.js';
+import { readSkeletalBuffers, type SkeletalLod } from './skeletal-buffers.js';
+import { findSkeletalMeshNative, readSkeletalMeshAny } from './skeletal-mesh.js';
 import { findSkeletonNative, readSkeletonAnyRelease } from './skeleton.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
+import { readFNameOf } from '../../../uasset/names.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
 import { OLDEST_MESH_RELEASE, candidateReleases } from './versions.js';
 
@@ -57,7 +59,7 @@ function pickExport(source: PackageSource, opts: MeshReadOptions): SourceExport 
 
 /** The releases to try for a package, newest first; a clear error when it is older than the readers know. */
 export function releasesOf(source: PackageSource, exp: SourceExport): number[] {
-  const releases = candidateReleases(source.ue4, source.ue5, source.engine).filter((r) => r >= OLDEST_MESH_RELEASE);
+  const releases = candidateReleases(source.ue4, source.ue5, source.engine, source.engineCandidates).filter((r) => r >= OLDEST_MESH_RELEASE);
   if (releases.length === 0) {
     throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base,
       `the package's versions (UE4 ${source.ue4}, UE5 ${source.ue5}) are not of a release from 4.14 on that PakScope reads meshes of; name the release with --engine`);
@@ -244,11 +246,12 @@ async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: Me
     if (raw.data && 'bulk' in raw.data) {
       const payload = await readBulkPayload(raw.data.bulk, files, `skeletal mesh LOD ${i}`, opts.signal);
       const r = new BinaryReader(payload, exp.file, 0);
-      lod = readSkeletalBuffers(r, native.release, native.hasColors, raw.sections, i);
+      lod = readSkeletalBuffers(r, native.release, native.hasColors, raw.sections, i, (x) => readFNameOf(x, source.names));
     } else lod = raw.data;
     if (!lod) notes.push(`LOD ${i} is not in the cooked data (cooked out or stripped)`);
     else {
-      const { morphs, ...meshLod } = lod;
+      const { morphs, skipped, ...meshLod } = lod;
+      for (const what of skipped ?? []) notes.push(`LOD ${i}: ${what}`);
       lods.push(meshLod);
       lodMorphs.push(morphs);
     }

@@ -68,11 +68,14 @@ const releaseNumber = (engine: string): number => {
 };
 
 /** The releases (newest first) whose mesh layout a package with these versions may have. */
-export function candidateReleases(ue4: number, ue5: number, engine?: string): number[] {
+export function candidateReleases(ue4: number, ue5: number, engine?: string, layoutFits?: readonly string[]): number[] {
   if (engine !== undefined) {
     const given = findClassicEngineRelease(engine);
     if (given) return [releaseNumber(given.engine)];
   }
+  // An unversioned classic package: its object versions are assumed (the newest fitting), so
+  // every release its header layout fits may have written the mesh.
+  if (layoutFits && layoutFits.length > 0) return [...new Set(layoutFits.map(releaseNumber))].sort((a, b) => b - a);
   return releasesWithVersions(ue4, ue5).map((r) => releaseNumber(r.engine)).reverse();
 }
 

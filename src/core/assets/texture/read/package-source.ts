@@ -58,6 +58,8 @@ export interface TextureSource {
   ue5: number;
   /** The release the package names itself (classic versioned packages) or the caller gave. */
   engine?: string;
+  /** Unversioned classic packages: every release whose header layout fits (ue4/ue5 are then the newest's). */
+  engineCandidates?: string[];
   exports: SourceExport[];
   bulk: BulkHeaderContext;
   /** The payload files, for an export's inline payloads `inline` is filled in per export. */
@@ -123,6 +125,7 @@ function classicSource(pkg: UAssetPackage, bytes: Uint8Array, uexp: Uint8Array |
   return {
     path, packageName: pkg.packageName, names: pkg.names.map((n) => n.name), ue4: pkg.version.ue4, ue5: pkg.version.ue5,
     ...(release !== undefined ? { engine: release } : {}),
+    ...(release === undefined && pkg.version.source === 'layout' ? { engineCandidates: pkg.version.engineCandidates } : {}),
     exports, bulk: { map: classicMap(pkg), largeOffsets: true, bulkDataStartOffset: pkg.bulkDataStartOffset },
     files, warnings: [...pkg.warnings], importPaths: pkg.imports.map((i) => i.path),
   };
