@@ -185,7 +185,7 @@ export function skipClothBuffer(r: BinaryReader, release: number): string {
   const strip = readStripFlags(r);
   if (avStripped(strip)) return 'its cloth vertex buffer is stripped';
   skipBulkArray(r, 'cloth vertex buffer');
-  if (release >= 418) {
+  if (release >= Release.CompactClothBuffer) {
     const n = skipArray(r, 8, 'cloth index mapping');
     if (release >= Release.SkeletalUE5) r.skip(n * 4); // the mapping's LOD bias per entry
   }
@@ -198,7 +198,7 @@ export function skipSkinWeightProfiles(r: BinaryReader, release: number, names: 
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     out.push(names(r));
-    if (release < 426) {
+    if (release < Release.SkinWeightProfileLayout) {
       skipArray(r, 8, 'skin weight profile overrides');
       skipArray(r, 2, 'skin weight profile weights');
     } else {

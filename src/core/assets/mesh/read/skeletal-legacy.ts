@@ -30,6 +30,7 @@ import {
   checkSection, finishLod, readBoneMap, readFixedInfluences, readMultisizeIndices, readRenderSection, readSkinWeights, skipClothBuffer,
   skipSkinWeightProfiles, type SkeletalLod, type SkeletalSection, type SkinWeights,
 } from './skeletal-buffers.js';
+import { Release } from './versions.js';
 
 export interface LegacyLod {
   sections: SkeletalSection[];
@@ -72,7 +73,7 @@ export function readLegacyRenderLod(r: BinaryReader, release: number, hasColors:
     if (cloth) skipped.push(skipClothBuffer(r, release));
     data = finishLod(r, { positions, streams, indices, indexAt, sections, lod, ...(colors ? { colors } : {}), ...(skin ? { skin } : {}) });
   }
-  if (release >= 423) {
+  if (release >= Release.SkinWeightProfiles) {
     const profiles = skipSkinWeightProfiles(r, release, names);
     if (profiles.length > 0) skipped.push(`skin weight profiles ${profiles.join(', ')} not read (the default weights are shown)`);
   }
@@ -102,7 +103,7 @@ function readModelSection(r: BinaryReader, release: number): SkeletalSection {
   skipArray(r, 12, 'physical mesh vertices');
   skipArray(r, 12, 'physical mesh normals');
   r.i16(); // CorrespondClothAssetIndex
-  if (release < 416) r.i16(); // ClothAssetSubmeshIndex
+  if (release < Release.NewClothingSystem) r.i16(); // ClothAssetSubmeshIndex
   else r.skip(20); // FClothingSectionData: asset GUID, LOD index
   checkSection(r, at, materialIndex, firstIndex, triangles, vertices, influences);
   return { materialIndex, firstIndex, triangles, baseVertex, vertices, boneMap, cloth, ...(disabled ? { disabled } : {}) };
@@ -116,11 +117,11 @@ function readGpuSkinVertices(r: BinaryReader, release: number, vertices: number)
   if (numUvs < 0 || numUvs > MAX_SKELETAL_UVS) throw r.error(`${numUvs} UV channels (at most ${MAX_SKELETAL_UVS})`, uvAt);
   const fullUvs = r.bool32();
   // 4.14 keeps the influences in the vertex (a separate buffer from 4.15).
-  const extra = release < 415 ? r.bool32() : false;
+  const extra = release < Release.SeparateSkinWeights ? r.bool32() : false;
   r.skip(24); // MeshExtension, MeshOrigin (for packed positions, which cooked UE4 data does not use)
   if (avStripped(strip)) return { positions: new Float32Array(0), streams: { uvs: [] } };
   const k = extra ? 8 : 4;
-  const influenceBytes = release < 415 ? k * 2 : 0;
+  const influenceBytes = release < Release.SeparateSkinWeights ? k * 2 : 0;
   const uvSize = fullUvs ? 8 : 4;
   const stride = 8 + influenceBytes + 12 + numUvs * uvSize;
   const countAt = r.pos;
@@ -129,7 +130,7 @@ function readGpuSkinVertices(r: BinaryReader, release: number, vertices: number)
   const block = r.bytesView(count * stride);
   const normals = new Float32Array(count * 3);
   const tangents = new Float32Array(count * 4);
-  readTangents(block, stride, count, false, release >= 420, normals, tangents);
+  readTangents(block, stride, count, false, release >= Release.SignedNormals, normals, tangents);
   const v = new DataView(block.buffer, block.byteOffset, block.byteLength);
   const positions = new Float32Array(count * 3);
   const posAt = 8 + influenceBytes;
@@ -183,9 +184,9 @@ export function readStaticLodModel(r: BinaryReader, release: number, hasColors: 
   if (!av) return { sections };
   r.i32(); // NumTexCoords (the vertex buffer states it again)
   const gpu = readGpuSkinVertices(r, release, vertices);
-  const skin = release >= 415 ? readSkinWeights(r, release, vertices) : gpu.skin;
+  const skin = release >= Release.SeparateSkinWeights ? readSkinWeights(r, release, vertices) : gpu.skin;
   const cloth = sections.some((s) => s.cloth);
-  const colors = hasColors ? (release < 415 ? readSkeletalColors(r, vertices, cloth) : readColors(r, vertices, cloth)) : undefined;
+  const colors = hasColors ? (release < Release.SeparateSkinWeights ? readSkeletalColors(r, vertices, cloth) : readColors(r, vertices, cloth)) : undefined;
   if ((strip.klass & CDSF_ADJACENCY) === 0) readMultisizeIndices(r, 'adjacency index buffer');
   const skipped: string[] = [];
   if (cloth) skipped.push(skipClothBuffer(r, release));

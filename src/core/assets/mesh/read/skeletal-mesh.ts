@@ -102,6 +102,7 @@ export function readSkeletalMeshNative(exp: SourceExport, source: PackageSource,
   };
   if (release < Release.SplitSkeletalRenderData) {
     for (let i = 0, n = lodCount(); i < n; i++) lods.push(readStaticLodModel(r, release, hasColors, i));
+    checkBoneMaps(r, lods, bones.length);
     return { release, bones, slots, lods, bounds };
   }
   const cookedAt = r.pos;
@@ -110,7 +111,18 @@ export function readSkeletalMeshNative(exp: SourceExport, source: PackageSource,
   for (let i = 0, n = lodCount(); i < n; i++) {
     lods.push(release < Release.NewCookedSkeletalLod ? readLegacyRenderLod(r, release, hasColors, i, names) : readLod(r, source, release, hasColors, i));
   }
+  checkBoneMaps(r, lods, bones.length);
   return { release, bones, slots, lods, bounds };
+}
+
+/** Every section's bone map names a bone of the skeleton (the skin's joints come from them). */
+function checkBoneMaps(r: BinaryReader, lods: readonly SkeletalLodRaw[], bones: number): void {
+  for (const [l, lod] of lods.entries()) {
+    for (const [i, s] of lod.sections.entries()) {
+      const bad = s.boneMap.findIndex((b) => b >= bones);
+      if (bad >= 0) throw r.error(`LOD ${l} section ${i}: its bone map names bone ${s.boneMap[bad]} of the ${bones} bones`);
+    }
+  }
 }
 
 /** Each candidate release, and (without properties) with and without vertex colours, in turn. */

@@ -16,8 +16,22 @@ export const OLDEST_MESH_RELEASE = 414;
 export const Release = {
   /** FStaticMeshVertexBuffer: separate tangent and UV arrays (no Strides field). */
   SplitVertexStreams: 419,
-  /** FRenderingObjectVersion::IncreaseNormalPrecision: packed normals signed, FPackedRGBA16N offset. */
+  /**
+   * FRenderingObjectVersion::IncreaseNormalPrecision: packed normals signed, FPackedRGBA16N offset.
+   * 4.20, not 4.19: CUE4Parse gives 4.20 that version (4.19 has ShaderPermutationId, the one before)
+   * and flips FPackedRGBA16N from GAME_UE4_20.
+   */
   SignedNormals: 420,
+  /** FSkeletalMeshCustomVersion::UseSeparateSkinWeightBuffer (4.15): skin weights out of the GPU vertices; colours as FColorVertexBuffer. */
+  SeparateSkinWeights: 415,
+  /** FSkeletalMeshCustomVersion::NewClothingSystemAdded (4.16): FClothingSectionData in the section. */
+  NewClothingSystem: 416,
+  /** FSkeletalMeshCustomVersion::CompactClothVertexBuffer (4.18): the cloth buffer's index mapping. */
+  CompactClothBuffer: 418,
+  /** FSkeletalMeshCustomVersion::SkinWeightProfiles (4.23): the LOD's skin weight profiles. */
+  SkinWeightProfiles: 423,
+  /** VER_UE4_SKINWEIGHT_PROFILE_DATA_LAYOUT_CHANGES (4.26): a profile's bone IDs and weights as bytes. */
+  SkinWeightProfileLayout: 426,
   /** FStaticMeshLODResources: bIsLODCookedOut, bInlined, the buffers in their own block. */
   NewCookedStaticLod: 423,
   /** FStaticMeshRenderData: NumInlinedLODs. */

@@ -1,0 +1,292 @@
+/**
+ * Writes cooked UE4 mesh exports (the native data after an empty tagged property stream) in the
+ * layouts of a given release, with known geometry, and wraps them as the package source the mesh
+ * readers take. The corpus has no UE4 mesh of these releases; these are written from the engine's
+ * serialization as CUE4Parse documents it (FStaticLODModel before 4.19, the one-piece
+ * FSkeletalMeshLODRenderData of 4.19-4.23, the new cooked format from 4.24; FStaticMeshLODResources
+ * before and after 4.23), field by field, so a reader that skips or misorders a field fails.
+ *
+ * The mesh: bones Root, Joint_1 (50 cm up), Joint_2 (50 cm above it); 7 vertices in 2 sections
+ * (slots 0 and 1), 3 triangles; 2 UV channels; normals +Z, tangents +X; colours; section 0 bound
+ * to Root and Joint_1, section 1 to Joint_2 and Joint_1 (its bone map [2, 1]).
+ */
+import type { SourceExport, TextureSource } from '../../../src/core/assets/texture/read/package-source.js';
+
+export const POSITIONS = [
+  [-10, 0, 0], [10, 0, 0], [-10, 0, 50], [10, 0, 50], // section 0
+  [-10, 0, 100], [10, 0, 100], [0, 0, 120], // section 1
+] as const;
+export const INDICES = [0, 2, 1, 1, 2, 3, 4, 6, 5];
+export const UV0 = POSITIONS.map(([x, , z]) => [(x + 10) / 20, z / 120]);
+export const UV1 = POSITIONS.map((_, i) => [i / 8, 0.5]);
+export const COLORS = POSITIONS.map((_, i) => [i * 30, 255 - i * 30, 7, 255]); // r, g, b, a
+/** Per vertex: (section-local bone, weight 0-255) pairs; section 0's bone map is [0, 1], section 1's [2, 1]. */
+export const INFLUENCES = [
+  [[0, 255]], [[0, 255]], [[0, 128], [1, 127]], [[0, 128], [1, 127]],
+  [[0, 255]], [[0, 255]], [[0, 200], [1, 55]],
+] as const;
+export const BONE_MAPS = [[0, 1], [2, 1]];
+export const SECTIONS = [{ material: 0, firstIndex: 0, triangles: 2, baseVertex: 0, vertices: 4 }, { material: 1, firstIndex: 6, triangles: 1, baseVertex: 4, vertices: 3 }];
+export const BONES = [['Root', -1, 0], ['Joint_1', 0, 50], ['Joint_2', 1, 50]] as const;
+
+const NAMES = ['None', 'Root', 'Joint', 'Mat_A', 'Mat_B', 'bHasVertexColors', 'Profile_A'];
+const nameIndex = (s: string): [number, number] => {
+  const m = /^(.*)_(\d+)$/.exec(s);
+  if (m && NAMES.includes(m[1]!)) return [NAMES.indexOf(m[1]!), Number(m[2]) + 1];
+  return [NAMES.indexOf(s), 0];
+};
+
+/** Little-endian bytes, appended. */
+export class Out {
+  private b: number[] = [];
+  private v = new DataView(new ArrayBuffer(8));
+  get length(): number { return this.b.length; }
+  u8(x: number): this { this.b.push(x & 255); return this; }
+  private raw(n: number): this { for (let i = 0; i < n; i++) this.b.push(this.v.getUint8(i)); return this; }
+  i16(x: number): this { this.v.setInt16(0, x, true); return this.raw(2); }
+  u16(x: number): this { this.v.setUint16(0, x, true); return this.raw(2); }
+  i32(x: number): this { this.v.setInt32(0, x, true); return this.raw(4); }
+  u32(x: number): this { this.v.setUint32(0, x, true); return this.raw(4); }
+  f32(x: number): this { this.v.setFloat32(0, x, true); return this.raw(4); }
+  bool(x: boolean): this { return this.i32(x ? 1 : 0); }
+  name(s: string): this { const [i, n] = nameIndex(s); return this.i32(i).i32(n); }
+  zeros(n: number): this { for (let i = 0; i < n; i++) this.b.push(0); return this; }
+  strip(global: number, klass: number): this { return this.u8(global).u8(klass); }
+  bytes(): Uint8Array { return Uint8Array.from(this.b); }
+}
+
+/** A packed normal component: unsigned (x + 1) * 127.5 before 4.20, a signed byte x * 127 from 4.20. */
+const packNormal = (x: number, release: number): number => (release >= 420 ? Math.round(x * 127) & 255 : Math.round((x + 1) * 127.5));
+const tangentX = (o: Out, release: number): Out => o.u8(packNormal(1, release)).u8(packNormal(0, release)).u8(packNormal(0, release)).u8(packNormal(0, release));
+const tangentZ = (o: Out, release: number): Out => o.u8(packNormal(0, release)).u8(packNormal(0, release)).u8(packNormal(1, release)).u8(packNormal(1, release));
+
+function positionBuffer(o: Out): void {
+  o.i32(12).i32(POSITIONS.length).i32(12).i32(POSITIONS.length);
+  for (const p of POSITIONS) p.forEach((c) => o.f32(c));
+}
+
+/** FStaticMeshVertexBuffer, full-precision UVs, low-precision tangents. */
+function staticVertexBuffer(o: Out, release: number): void {
+  const n = POSITIONS.length;
+  o.strip(0, 0).i32(2);
+  if (release < 419) o.i32(8 + 16); // Strides
+  o.i32(n).bool(true).bool(false);
+  if (release < 419) {
+    o.i32(8 + 16).i32(n);
+    for (let i = 0; i < n; i++) { tangentX(o, release); tangentZ(o, release); o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!); }
+    return;
+  }
+  o.i32(8).i32(n);
+  for (let i = 0; i < n; i++) { tangentX(o, release); tangentZ(o, release); }
+  o.i32(8).i32(n * 2);
+  for (let i = 0; i < n; i++) o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!);
+}
+
+function colorBuffer(o: Out): void {
+  o.strip(0, 0).i32(4).i32(COLORS.length).i32(4).i32(COLORS.length);
+  for (const [r, g, b, a] of COLORS) o.u8(b!).u8(g!).u8(r!).u8(a!);
+}
+
+/** 4 influences per vertex: 4 bone bytes then 4 weight bytes. */
+function influences(o: Out, i: number): void {
+  const inf = INFLUENCES[i]!;
+  for (let j = 0; j < 4; j++) o.u8(inf[j]?.[0] ?? 0);
+  for (let j = 0; j < 4; j++) o.u8(inf[j]?.[1] ?? 0);
+}
+
+function skinWeightBuffer(o: Out, release: number): void {
+  const n = POSITIONS.length;
+  o.strip(0, 0);
+  if (release < 425) {
+    o.bool(false);
+    if (release >= 424) o.u32(8); // Stride
+    o.u32(n).i32(8).i32(n);
+    for (let i = 0; i < n; i++) influences(o, i);
+    return;
+  }
+  o.bool(false).u32(4).u32(n * 4).u32(n).bool(false);
+  o.i32(1).i32(n * 8);
+  for (let i = 0; i < n; i++) influences(o, i);
+  o.strip(0, 0).i32(0).i32(4).i32(0); // the lookup table, empty (a fixed count per vertex)
+}
+
+function multisizeIndices(o: Out, indices: readonly number[]): void {
+  o.u8(2).i32(2).i32(indices.length);
+  for (const i of indices) o.u16(i);
+}
+
+function boneMap(o: Out, s: number): void {
+  o.i32(BONE_MAPS[s]!.length);
+  for (const b of BONE_MAPS[s]!) o.u16(b);
+}
+
+/** FSkelMeshRenderSection (4.19+). */
+function renderSection(o: Out, release: number, s: number): void {
+  const x = SECTIONS[s]!;
+  o.strip(0, 1).i16(x.material).i32(x.firstIndex).i32(x.triangles).bool(false).bool(true).u32(x.baseVertex);
+  o.i32(0); // cloth mapping
+  boneMap(o, s);
+  o.i32(x.vertices).u32(4).i16(-1).zeros(20);
+  if (release < 423) o.i32(0).i32(0); // duplicated vertices (class strip flag 1 set from 4.23)
+  o.bool(false); // bDisabled
+}
+
+/** FSkelMeshSection as FStaticLODModel serializes it (before 4.19). */
+function modelSection(o: Out, release: number, s: number): void {
+  const x = SECTIONS[s]!;
+  o.strip(0, 0).i16(x.material).i32(x.firstIndex).i32(x.triangles).u8(0).bool(false).i16(-1).u8(0).bool(false).bool(true).u32(x.baseVertex);
+  boneMap(o, s);
+  o.i32(x.vertices).i32(4).i32(0).i32(0).i32(0).i16(-1);
+  if (release < 416) o.i16(-1);
+  else o.zeros(20);
+}
+
+export interface SkeletalOptions {
+  /** Skin weight profile names written in the LOD (4.23+), stepped over by the reader. */
+  profiles?: string[];
+}
+
+function skinWeightProfiles(o: Out, release: number, names: readonly string[]): void {
+  o.i32(names.length);
+  for (const n of names) {
+    o.name(n);
+    if (release < 426) { o.i32(1).u32(0).u32(1); o.i32(1).u16(65535); } // one override, one weight
+    else { o.i32(1).u8(0); o.i32(1).u8(255); o.u8(1); }
+    o.i32(1).u32(3).u32(0); // vertex 3 -> influence 0
+  }
+}
+
+/** The LOD's buffers of the new cooked format (4.24+), inline. */
+function streamedBuffers(o: Out, release: number, opts: SkeletalOptions): void {
+  o.strip(0, 1);
+  multisizeIndices(o, INDICES);
+  positionBuffer(o);
+  staticVertexBuffer(o, release);
+  skinWeightBuffer(o, release);
+  colorBuffer(o);
+  skinWeightProfiles(o, release, opts.profiles ?? []);
+  if (release >= 427) o.i32(0); // ray tracing geometry
+}
+
+/** A cooked USkeletalMesh's native data as UE`release` (414 = 4.14) writes it. */
+export function skeletalMeshExport(release: number, opts: SkeletalOptions = {}): Uint8Array {
+  const o = new Out();
+  o.bool(false).strip(1, 0);
+  [0, 0, 60, 10, 1, 60, 61].forEach((x) => o.f32(x)); // ImportedBounds: origin, extent, radius
+  o.i32(2);
+  for (const slot of ['Mat_A', 'Mat_B']) {
+    o.i32(0).name(slot);
+    if (release >= 422) o.bool(false);
+    o.bool(true).bool(false).f32(1).f32(1).f32(0).f32(0);
+  }
+  o.i32(BONES.length);
+  for (const [name, parent] of BONES) o.name(name).i32(parent);
+  o.i32(BONES.length);
+  for (const [, , up] of BONES) [0, 0, 0, 1, 0, 0, up, 1, 1, 1].forEach((x) => o.f32(x));
+  o.i32(BONES.length);
+  BONES.forEach(([name], i) => o.name(name).i32(i));
+  const n = POSITIONS.length;
+  if (release < 419) {
+    o.i32(1);
+    o.strip(1, 1); // FStaticLODModel: editor data and adjacency stripped
+    o.i32(2);
+    modelSection(o, release, 0);
+    modelSection(o, release, 1);
+    multisizeIndices(o, INDICES);
+    o.i32(0); // ActiveBoneIndices
+    o.i32(0).i32(n); // Size, NumVertices
+    o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
+    o.i32(0).i32(0); // MeshToImportVertexMap, MaxImportVertex
+    o.i32(2); // NumTexCoords
+    o.strip(0, 0).i32(2).bool(true);
+    if (release < 415) o.bool(false);
+    o.zeros(24);
+    const stride = 8 + (release < 415 ? 8 : 0) + 12 + 16;
+    o.i32(stride).i32(n);
+    for (let i = 0; i < n; i++) {
+      tangentX(o, release); tangentZ(o, release);
+      if (release < 415) influences(o, i);
+      POSITIONS[i]!.forEach((c) => o.f32(c));
+      o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!);
+    }
+    if (release >= 415) skinWeightBuffer(o, release);
+    if (release < 415) {
+      o.strip(0, 0).i32(4).i32(n);
+      for (const [r, g, b, a] of COLORS) o.u8(b!).u8(g!).u8(r!).u8(a!);
+    } else colorBuffer(o);
+    return o.bytes();
+  }
+  o.bool(true); // bCooked
+  o.i32(1);
+  if (release < 424) {
+    o.strip(0, 1);
+    o.i32(2);
+    renderSection(o, release, 0);
+    renderSection(o, release, 1);
+    multisizeIndices(o, INDICES);
+    o.i32(0); // ActiveBoneIndices
+    o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
+    positionBuffer(o);
+    staticVertexBuffer(o, release);
+    skinWeightBuffer(o, release);
+    colorBuffer(o);
+    if (release >= 423) skinWeightProfiles(o, release, opts.profiles ?? []);
+    return o.bytes();
+  }
+  o.strip(0, 0).bool(false).bool(true);
+  o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
+  o.i32(2);
+  renderSection(o, release, 0);
+  renderSection(o, release, 1);
+  o.i32(0); // ActiveBoneIndices
+  o.u32(0); // the buffers' size
+  streamedBuffers(o, release, opts);
+  o.u8(1).u8(1); // NumInlinedLODs, NumNonOptionalLODs
+  return o.bytes();
+}
+
+/** A cooked UStaticMesh's native data as UE`release` writes it: one LOD of the same vertices, two sections. */
+export function staticMeshExport(release: number): Uint8Array {
+  const o = new Out();
+  o.bool(false).strip(1, 0).bool(true).i32(0).i32(0).zeros(16).i32(0); // guid, strip, bCooked, BodySetup, NavCollision, LightingGuid, no sockets
+  o.i32(1);
+  // Editor data stripped (as cooked); class strip flags: no adjacency (1), no reversed index buffers (4), no ray tracing (8).
+  o.strip(1, 1 | 4 | 8);
+  o.i32(2);
+  SECTIONS.forEach((x) => {
+    o.i32(x.material).i32(x.firstIndex).i32(x.triangles).i32(x.baseVertex).i32(x.baseVertex + x.vertices - 1).bool(true).bool(true);
+    if (release >= 425) o.bool(false);
+    if (release >= 426) o.bool(true);
+  });
+  o.f32(0); // MaxDeviation
+  if (release >= 423) o.bool(false).bool(true).strip(1, 1 | 4 | 8);
+  positionBuffer(o);
+  staticVertexBuffer(o, release);
+  colorBuffer(o);
+  const index = (list: readonly number[]): void => {
+    o.bool(false).i32(1).i32(list.length * 2);
+    for (const i of list) o.u16(i);
+    if (release >= 425) o.bool(false);
+  };
+  index(INDICES);
+  index([]); // depth-only
+  for (let i = 0; i <= SECTIONS.length; i++) o.i32(0).i32(0).f32(0); // the area-weighted samplers
+  if (release >= 423) o.zeros(12).u8(1); // FStaticMeshBuffersSize; NumInlinedLODs
+  return o.bytes();
+}
+
+/** The package source the readers take, around one export. */
+export function writtenSource(cls: 'StaticMesh' | 'SkeletalMesh', bytes: Uint8Array, release: number): TextureSource {
+  const name = cls === 'StaticMesh' ? 'SM_Written' : 'SK_Written';
+  const exp: SourceExport = {
+    index: 0, name, class: cls, bytes, base: 0, file: `${name}.uexp`,
+    properties: {
+      index: 0, name, class: cls, properties: [{ name: 'bHasVertexColors', type: 'BoolProperty', value: true }],
+      propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null,
+    },
+  };
+  return {
+    path: `${name}.uasset`, packageName: `/Game/${name}`, names: NAMES, ue4: 0, ue5: 0, engine: `${Math.floor(release / 100)}.${release % 100}`,
+    exports: [exp], bulk: { largeOffsets: true, bulkDataStartOffset: 0 }, files: { separate: () => undefined }, warnings: [],
+  };
+}
