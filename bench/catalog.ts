@@ -324,12 +324,15 @@ function sizeOf(rng: Rng, kind: AssetKind): number {
   return Math.round(kib * 1024);
 }
 
-/** Streamed bulk data: mostly 64-256 KiB, a few big ones; whole 64 KiB blocks. */
+/**
+ * Streamed bulk data: mostly 40-360 KiB, a few of up to 1.4 MiB; sizes anywhere in between, as
+ * mips and audio chunks are, so most files end in a short block.
+ */
 function bulkOf(rng: Rng, kind: AssetKind): number {
   if (!rng.chance(KINDS[kind].bulkChance)) return 0;
   const r = rng.next();
   const blocks = r < 0.65 ? 1 : r < 0.88 ? 2 : r < 0.96 ? 4 : r < 0.99 ? 8 : 16;
-  return blocks * 65536;
+  return Math.round(blocks * 65536 * (0.6 + 0.8 * rng.next()));
 }
 
 /** Mean imported packages per package, as in a real game's container headers. */

@@ -115,7 +115,7 @@ export function buildPackage(asset: Asset, assets: readonly Asset[], pool: Conte
   const bulkData: ZenPackageSpec['bulkData'] = [];
   // Streamed mips (or audio chunks) in the .ubulk: halves, the last one takes the rest.
   for (let at = 0, left = asset.bulkSize; left > 0;) {
-    const size = left > 32768 ? left / 2 : left;
+    const size = left > 32768 ? Math.floor(left / 2) : left;
     bulkData.push({ serialOffset: at, serialSize: size, flags: BULK_SEPARATE_FILE });
     at += size;
     left -= size;

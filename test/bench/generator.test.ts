@@ -1,8 +1,8 @@
 /**
  * The benchmark's synthetic install, in small: what the generator writes must read back through
  * PakScope's own readers exactly as the catalog planned it (paths, package ids, imports, codecs,
- * the AES container, the copied Oodle blocks' hashes), and the results file must have the shape
- * the README promises.
+ * the AES container, the copied Oodle blocks' hashes and compressors, sizes that end in short
+ * blocks), and the results file must have the shape the README promises.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../../bench/asset-kinds.js';
 import { buildCatalog, type Asset } from '../../bench/catalog.js';
-import { codecOfContainer, generateInstall, type InstallManifest, type InstallParams } from '../../bench/generate-install.js';
+import { blockSizeOfContainer, BulkBlocks, codecOfContainer, generateInstall, packageCodecOf, WIDE_BLOCK, type InstallManifest, type InstallParams } from '../../bench/generate-install.js';
+import { harvestOodleBlocks, harvestOodleStreamBlocks } from '../../bench/oodle-blocks.js';
+import { Rng } from '../../bench/rng.js';
 import { formatMarkdown, formatTable, meets, TARGET_SPECS, targetResult, validateResults, type BenchResults } from '../../bench/results.js';
+import { oodleCompressor } from '../../src/core/codecs/oodle.js';
 import { KeyRing } from '../../src/core/crypto/keys.js';
 import { zenLayoutFor } from '../../src/core/engine-versions.js';
 import { packageIdFromName } from '../../src/core/hash/cityhash64.js';
@@ -19,6 +22,9 @@ import { mountPathToPackageName } from '../../src/core/install/game-path.js';
 import { openInstall, type Install } from '../../src/core/install/install.js';
 import { findStoreEntry, parseContainerHeader, type ContainerHeader } from '../../src/core/iostore/container-header.js';
 import { IoStoreContainer } from '../../src/core/iostore/container.js';
+import { partitionPath } from '../../src/core/iostore/container-blocks.js';
+import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 import { resolvePackage } from '../../src/core/zen/resolve.js';
 import { parseScriptObjects } from '../../src/core/zen/script-objects.js';
 import { parseZenPackage } from '../../src/core/zen/zen-package.js';
@@ -84,21 +90,69 @@ describe('the synthetic install', () => {
     expect(catalog.some((a) => /\/_Generated_\/MainGrid_L0_X-?\d+_Y-?\d+_DL0\.umap$/.test(a.path))).toBe(true);
   });
 
-  it('uses each container codec it planned; Oodle containers hold the corpus Kraken blocks in their .ubulk files', () => {
+  it('uses each container codec it planned: package chunks compressed (LZ4 in Oodle containers), .ubulk blocks in the container codec', () => {
     for (const c of manifest.containers) {
       const i = Number(/pakchunk(\d+)/.exec(c.name)![1]);
       expect(c.codec).toBe(i === 14 ? 'Zlib' : codecOfContainer(i));
-      const codecs = String(containerOf(c.name).describe().fields['Codecs']);
+      expect(c.packageCodec).toBe(packageCodecOf(c.codec));
+      const container = containerOf(c.name);
+      expect(container.toc.header.compressionBlockSize).toBe(blockSizeOfContainer(i));
+      const codecs = String(container.describe().fields['Codecs']);
       if (c.codec === 'None') expect(codecs).toMatch(/^None: \d+$/);
-      else if (c.codec === 'Oodle') expect(codecs).toMatch(c.bulkFiles > 0 ? /Oodle: \d+/ : /^None/);
-      else expect(codecs).toBe(`${c.codec}: ${containerOf(c.name).toc.header.compressedBlockEntryCount}`);
+      else if (c.codec === 'Oodle') expect(codecs).toMatch(c.bulkFiles > 0 ? /^LZ4: \d+, Oodle: \d+$/ : /^LZ4: \d+$/);
+      else expect(codecs).toBe(`${c.codec}: ${container.toc.header.compressedBlockEntryCount}`);
+      for (const f of container.files()) {
+        expect(Object.keys(container.storage(f.ref).codecs), f.path).toEqual([f.chunkType === 'BulkData' ? c.codec : c.packageCodec]);
+      }
     }
     expect(manifest.containers.filter((c) => c.encrypted).map((c) => c.name)).toEqual(['pakchunk14-Windows']);
-    expect(manifest.oodleSourceBlocks).toBeGreaterThanOrEqual(20);
+    expect(manifest.compressedPackageShare).toBeGreaterThan(0.85);
+  });
+
+  it('fills the Oodle .ubulk files with every compressor the corpus has: Kraken in 64 KiB containers, all four in the 256 KiB one', () => {
+    expect(manifest.oodleSourceBlocks['Kraken']).toBeGreaterThanOrEqual(100);
+    for (const name of ['Mermaid', 'Selkie', 'Leviathan']) expect(manifest.oodleSourceBlocks[name]).toBe(4);
+    const seen = new Map<number, Set<string>>();
+    for (const c of manifest.containers.filter((x) => x.codec === 'Oodle')) {
+      const container = containerOf(c.name);
+      const toc = container.toc;
+      const ucas = readFileSync(partitionPath(container.path, 0));
+      const names = seen.get(toc.header.compressionBlockSize) ?? new Set<string>();
+      seen.set(toc.header.compressionBlockSize, names);
+      for (let b = 0; b < toc.blockMethods.length; b++) {
+        if (toc.methodNames[toc.blockMethods[b]!] === 'Oodle') names.add(oodleCompressor(ucas.subarray(toc.blockOffsets[b]!, toc.blockOffsets[b]! + 2)));
+      }
+    }
+    expect([...seen.get(65536)!]).toEqual(['Kraken']);
+    // This small install's 256 KiB container has a handful of .ubulk files; which compressors they drew is the next test's.
+    for (const name of seen.get(262144)!) expect(['Kraken', 'Leviathan', 'Mermaid/Selkie']).toContain(name);
+  });
+
+  it('draws a 256 KiB container\'s blocks from all four compressors in turn, and short real blocks near the size asked', async () => {
+    const oodle = [...await harvestOodleBlocks(), ...await harvestOodleBlocks(undefined, false), ...await harvestOodleStreamBlocks()];
+    const bulk = new BulkBlocks([new Uint8Array(65536)], oodle);
+    const rng = new Rng(1);
+    const names = new Set<string>();
+    for (let i = 0; i < 8; i++) {
+      const pieces = bulk.plan('Oodle', WIDE_BLOCK, 2.5 * WIDE_BLOCK, rng);
+      expect(pieces.map((p) => p.plain.length)).toEqual([WIDE_BLOCK, WIDE_BLOCK, WIDE_BLOCK / 2]);
+      for (const p of pieces) names.add(oodleCompressor(p.stored!));
+    }
+    expect([...names].sort()).toEqual(['Kraken', 'Leviathan', 'Mermaid/Selkie']);
+    const sizes = Array.from({ length: 50 }, () => bulk.plan('Oodle', 65536, 65536 + 5000, rng).map((p) => p.plain.length));
+    for (const [whole, tail] of sizes) {
+      expect(whole).toBe(65536);
+      expect(tail).toBeGreaterThan(2000);
+      expect(tail).toBeLessThan(12000);
+    }
+    // Zlib: exactly the size asked, the short block compressed on its own.
+    const zlib = bulk.plan('Zlib', 65536, 65536 + 1234, rng);
+    expect(zlib.map((p) => p.plain.length)).toEqual([65536, 1234]);
+    expect(inflateSync(zlib[1]!.stored!).length).toBe(1234);
   });
 
   it('stores hashes that match the decoded bytes, Oodle and AES included', async () => {
-    for (const name of ['pakchunk0-Windows', 'pakchunk3-Windows', 'pakchunk14-Windows']) {
+    for (const name of ['pakchunk0-Windows', 'pakchunk3-Windows', 'pakchunk10-Windows', 'pakchunk14-Windows']) {
       const c = containerOf(name);
       for (const f of c.files()) {
         const check = await c.verify(f.ref);
@@ -142,14 +196,26 @@ describe('the synthetic install', () => {
       expect(pkg.warnings).toEqual([]);
       expect(pkg.hasPackageTag).toBe(true);
       expect(pkg.importedPackageNames).toEqual(a.imports.map((k) => catalog[k]!.packageName));
-      expect(pkg.bulkData.reduce((n, b) => n + b.serialSize, 0)).toBe(a.bulkSize);
+      // Oodle containers' .ubulk files are as long as the real blocks drawn make them; the others' as planned.
+      const ubulk = install.file(a.path.replace(/\.u(asset|map)$/, '.ubulk'));
+      expect(pkg.bulkData.reduce((n, b) => n + b.serialSize, 0)).toBe(ubulk?.size ?? 0);
+      if (codecOfContainer(a.container) !== 'Oodle') expect(ubulk?.size ?? 0).toBe(a.bulkSize);
       const resolved = resolvePackage(pkg, { scriptObjects });
       const kind = KINDS[a.kind];
       expect(resolved.exports[0]!.classPath).toBe(kind.classPath);
       expect(resolved.exports[0]!.name).toBe(kind.generatedClass ? `${a.objectName}_C` : a.objectName);
       expect(resolved.imports.filter((i) => i.kind === 'script').every((i) => i.resolved)).toBe(true);
-      if (a.bulkSize > 0) expect(install.file(a.path.replace(/\.u(asset|map)$/, '.ubulk'))!.size).toBe(a.bulkSize);
+      expect(ubulk !== undefined).toBe(a.bulkSize > 0);
     }
+  });
+
+  it('varies sizes: .ubulk files mostly end in a short block, package chunks of many sizes', () => {
+    const ubulk = catalog.flatMap((a) => install.file(a.path.replace(/\.u(asset|map)$/, '.ubulk'))?.size ?? []);
+    expect(ubulk.length).toBeGreaterThan(40);
+    expect(ubulk.filter((n) => n % 65536 !== 0).length / ubulk.length).toBeGreaterThan(0.9);
+    expect(new Set(ubulk).size / ubulk.length).toBeGreaterThan(0.9);
+    const packages = catalog.map((a) => install.file(a.path)!.size);
+    expect(new Set(packages).size / packages.length).toBeGreaterThan(0.9);
   });
 
   it('reuses the cached install: the same manifest comes back without writing', async () => {
