@@ -152,18 +152,22 @@ export interface BulkPiece { plain: Uint8Array; stored: Uint8Array | undefined }
  */
 export class BulkBlocks {
   private readonly packed = new Map<string, Uint8Array>();
-  /** Oodle blocks by block size: whole ones, and the short ones sorted by size. */
+  /** Whole Oodle blocks by block size. */
   private readonly oodleWhole = new Map<number, OodleBlock[]>();
-  private readonly oodleShort = new Map<number, OodleBlock[]>();
+  /** Real short Kraken blocks, by size; the composed 128 KiB stream blocks. */
+  private readonly krakenShort: OodleBlock[];
+  private readonly streamShort: OodleBlock[];
   /** The 256 KiB containers take their stream blocks in turn, so each compressor gets its share. */
   private turn = 0;
 
   constructor(readonly plain: Uint8Array[], oodle: readonly OodleBlock[]) {
     for (const size of [OODLE_BLOCK_SIZE, WIDE_BLOCK]) {
       this.oodleWhole.set(size, oodle.filter((b) => b.plain.length === size));
-      this.oodleShort.set(size, oodle.filter((b) => b.plain.length < size).sort((a, b) => a.plain.length - b.plain.length));
       if (this.oodleWhole.get(size)!.length === 0) throw new Error(`no Oodle blocks of ${size} bytes in the corpus`);
     }
+    this.krakenShort = oodle.filter((b) => b.plain.length < OODLE_BLOCK_SIZE).sort((a, b) => a.plain.length - b.plain.length);
+    this.streamShort = oodle.filter((b) => b.plain.length > OODLE_BLOCK_SIZE && b.plain.length < WIDE_BLOCK);
+    if (this.krakenShort.length === 0 || this.streamShort.length === 0) throw new Error('no short Oodle blocks in the corpus');
   }
 
   /** The blocks of one .ubulk of about `want` bytes (exactly, but in Oodle containers). */
@@ -179,13 +183,11 @@ export class BulkBlocks {
         pieces.push({ plain: b.plain, stored: b.compressed });
       }
       if (rest > 0 || whole === 0) {
-        const short = this.oodleShort.get(blockSize)!;
-        const kraken = short.filter((b) => b.plain.length < OODLE_BLOCK_SIZE);
+        const kraken = this.krakenShort;
         let b: OodleBlock;
         if (wide && rest > OODLE_BLOCK_SIZE) {
           // A composed 128 KiB stream block, each compressor in turn.
-          const big = short.filter((x) => x.plain.length > OODLE_BLOCK_SIZE);
-          b = big[this.turn++ % big.length]!;
+          b = this.streamShort[this.turn++ % this.streamShort.length]!;
         } else {
           // One of the few real short Kraken blocks nearest in size to the rest.
           let at = 0;
@@ -324,7 +326,7 @@ export async function generateInstall(params: InstallParams, opts: GenerateOptio
   for (const b of oodleAll) OODLE_NAMES.set(b.compressed, b.compressor);
   const rng = new Rng(params.seed);
   const pool = new ContentPool(rng, { properties: 48, floats: 32, texture: 24, audio: 8 }, oodle.map((b) => b.plain));
-  // About a thousand distinct blocks (68 MiB): decoding them is not a small pool's cache-friendly replay.
+  // About a thousand distinct blocks (65 MiB): decoding them is not a small pool's cache-friendly replay.
   const bulkPlain = [
     ...Array.from({ length: 640 }, () => makeBlock('texture', rng)),
     ...Array.from({ length: 256 }, () => makeBlock('floats', rng)),
