@@ -8,6 +8,7 @@ import { extname } from 'node:path';
 import { assetKindOf, type ConvertOptions } from '../../core/assets/index.js';
 import { readMeshTextures } from '../../core/assets/mesh/gltf/textures.js';
 import { writeGlb } from '../../core/assets/mesh/gltf/write.js';
+import { animSummary, readAnimatedMesh, writeAnimatedGlb, type AnimatedMesh } from '../../core/assets/anim/index.js';
 import { meshSummary, readMesh } from '../../core/assets/mesh/index.js';
 import type { Mesh } from '../../core/assets/mesh/types.js';
 import type { AssetSource } from '../../core/assets/registry.js';
@@ -22,7 +23,7 @@ import { loadMappings } from './props.js';
 export const meshCommand: Command = {
   name: 'mesh',
   args: '<path> [package]',
-  summary: 'Describe a mesh or skeleton, or write it as .glb (-o)',
+  summary: 'Describe a mesh, skeleton or animation, or write it as .glb (-o)',
   description: [
     'Reads the StaticMesh, SkeletalMesh or Skeleton of a package file (<path> alone: .uasset with',
     'its .uexp and .ubulk beside it) or of a package inside the containers and folders of <path>',
@@ -39,15 +40,27 @@ export const meshCommand: Command = {
     '"sockets":[{"name","location":[x,y,z]}]}: triangles is the sum over the LOD\'s sections,',
     'sections those with triangles, bounds the min and max of the LOD\'s vertex positions, parent',
     'the parent bone\'s index (-1 for the root).',
+    '',
+    'An AnimSequence package is read as an animation: its length, keys, rate scale, codecs, tracks',
+    'and curves, the keys decoded where the bone codec is one of the engine\'s own (per-track,',
+    'constant or variable key lerp; ACL is named, not decoded). -o FILE.glb writes it on a skeletal',
+    'mesh of its skeleton (found beside the sequence or the skeleton, or the one --mesh names; the',
+    'skeleton\'s bones without one) as a glTF animation. --json prints',
+    '{"class","name","skeleton","sequenceLength","rateScale","frames","additive","codecs",',
+    '"tracks":[{"bone","boneName","translation","rotation","scale":{"format","times","values"}}],',
+    '"curves":[{"name","keys"}],"notes","mesh"}: times in frames, values in the engine\'s axes (cm;',
+    'quaternions x, y, z, w); mesh the package it plays on.',
   ].join('\n'),
   examples: [
     'pakscope mesh Paks /Game/Meshes/SM_Rock -o SM_Rock.glb',
     'pakscope mesh Paks /Game/Characters/SK_Hero --lod 1 -o SK_Hero_LOD1.glb --usmap Game.usmap',
     'pakscope mesh Content/Meshes/SM_Rock.uasset --json',
+    'pakscope mesh Paks /Game/Characters/Anims/Run -o Run.glb',
   ],
   options: {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the mesh to FILE as glTF 2.0 binary (.glb).' },
     lod: { type: 'string', usage: '--lod N', help: 'The LOD to write (0 is the most detailed; default 0).' },
+    mesh: { type: 'string', usage: '--mesh PACKAGE', help: 'Animations: the skeletal mesh to play it on (default: one of its skeleton found beside it).' },
     usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
@@ -61,7 +74,18 @@ export const meshCommand: Command = {
     }
     const lod = lodOption(values['lod']);
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'mesh')) };
-    const mesh = await withAssetPackage(session, args, opts, 'mesh', async ({ source, model, path }) => {
+    const meshRef = values['mesh'];
+    const read = await withAssetPackage(session, args, opts, 'mesh', async ({ source, model, path }): Promise<Mesh | AnimatedMesh> => {
+      const anim = model.exports.findIndex((e) => assetKindOf(e.class)?.kind === 'anim');
+      if (anim >= 0 && !model.exports.some((e) => assetKindOf(e.class)?.kind === 'mesh')) {
+        const a = await readAnimatedMesh(source, anim, { ...opts, ...(typeof meshRef === 'string' ? { meshRef } : {}) });
+        if (typeof out === 'string') {
+          const data = await writeAnimatedGlb(a, lod ?? 0);
+          await writeFile(out, data);
+          session.out.note(`wrote ${out}: glTF 2.0 binary, ${a.sequence.name} on ${a.meshPath ?? `the bones of ${a.sequence.skeleton}`}, ${data.length} bytes`);
+        }
+        return a;
+      }
       const m = await readMesh(source, meshExport(model, path), opts);
       if (lod !== undefined && lod >= m.lods.length) {
         throw new UsageError(`${m.name} has ${m.lods.length === 0 ? 'no LODs' : `LODs 0 to ${m.lods.length - 1}`}, not ${lod}`, 'mesh');
@@ -69,7 +93,9 @@ export const meshCommand: Command = {
       if (typeof out === 'string') await write(session, source, m, out, lod ?? 0, opts);
       return m;
     });
-    if (!mesh) return;
+    if (!read) return;
+    if ('sequence' in read) return printAnimation(session, read, out === undefined);
+    const mesh = read;
     for (const n of mesh.notes) session.out.note(`note: ${n}`);
     if (session.json) await session.out.line(JSON.stringify(meshSummary(mesh)));
     else if (out === undefined) await printFacts(session, mesh);
@@ -81,6 +107,28 @@ function lodOption(v: unknown): number | undefined {
   const text = String(v);
   if (!/^\d{1,3}$/.test(text)) throw new UsageError(`--lod takes a whole number 0 or more, not "${text}"`, 'mesh');
   return Number(text);
+}
+
+async function printAnimation(session: Session, a: AnimatedMesh, facts: boolean): Promise<void> {
+  const s = a.sequence;
+  for (const n of [...s.notes, ...a.notes]) session.out.note(`note: ${n}`);
+  const summary = animSummary(s, a.skeleton?.bones.map((b) => b.name));
+  if (session.json) {
+    await session.out.line(JSON.stringify({ ...summary, notes: [...s.notes, ...a.notes], mesh: a.meshPath ?? null }));
+    return;
+  }
+  if (!facts) return;
+  const out = session.out;
+  await out.line(`${s.name} (${s.class})`);
+  await out.line(`  skeleton: ${s.skeleton || '(not known)'}${a.meshPath ? `, played on ${a.meshPath}` : ''}`);
+  await out.line(`  length ${s.sequenceLength} s, ${s.frames} keys, rate scale ${s.rateScale}${s.additive !== 'AAT_None' ? `, additive ${s.additive}${s.refPoseSequence ? ` on ${s.refPoseSequence}` : ''}` : ''}`);
+  await out.line(`  bone codec: ${s.codecs.bone || '(none)'}${s.codecs.boneFormat ? ` (${s.codecs.boneFormat})` : ''}, ${s.codecs.boneDecoded ? 'decoded' : 'not decoded'}`);
+  await out.line(`  curve codec: ${s.codecs.curve || '(none)'}${s.codecs.curveFormat ? ` (${s.codecs.curveFormat})` : ''}, ${s.codecs.curveDecoded ? 'decoded' : s.curveNames.length ? 'not decoded' : 'no curves'}`);
+  for (const t of summary.tracks) {
+    const ch = (['translation', 'rotation', 'scale'] as const).flatMap((k) => (t[k] ? [`${k} ${plural(t[k].times.length, 'key')} (${t[k].format})`] : []));
+    await out.line(`  track ${t.boneName ?? `bone ${t.bone}`}: ${ch.join(', ') || 'reference pose'}`);
+  }
+  for (const c of summary.curves) await out.line(`  curve ${c.name}: ${plural(c.keys.length, 'key')}`);
 }
 
 /** The package's mesh export, found by the registry (the first export of the mesh kind). */

@@ -9,6 +9,7 @@ import './sound/kind.js';
 import './sound/cue-kind.js';
 import './sound/wwise/soundbank.js';
 import './mesh/kind.js';
+import './anim/kind.js';
 import './locres/kind.js';
 import '../asset-registry/kind.js';
 

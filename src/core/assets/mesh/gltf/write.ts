@@ -20,6 +20,8 @@ export interface GlbOptions {
    * path; a texture not in the map is left out. Normal maps already in glTF's convention.
    */
   textures?: ReadonlyMap<string, Uint8Array>;
+  /** Adds to the document once it is built (an animation on the bone nodes: anim/gltf-animation.ts). */
+  extend?: (doc: Document, boneNodes: readonly Node[]) => void;
 }
 
 /** The .glb of `mesh`. Throws RangeError for a LOD the mesh does not have or data that does not fit its counts. */
@@ -62,6 +64,7 @@ export function buildGltfDocument(mesh: Mesh, opts: GlbOptions = {}): Document {
     else if (meshNode) meshNode.addChild(node);
     else scene.addChild(node);
   }
+  opts.extend?.(doc, boneNodes);
   return doc;
 }
 
