@@ -128,6 +128,17 @@ describe('Wwise Opus bad input', () => {
     expect(e.message).toContain('run past the stream\'s end');
   });
 
+  it('0x3041 packet sizes shifted (packets cut out of the wrong bytes): libopus\'s damaged memory is a FormatError, not a crash', async () => {
+    // Packet 10 made 1 byte and packet 11 empty: every later packet starts in the wrong place, and
+    // one of them damages the wasm decoder's memory (found by the mutation test).
+    const b = ww.slice();
+    b.set([1, 0, 0, 0], parseWem(ww, 'x').chunks.find((c) => c.id === 'seek')!.offset + 20);
+    const e = await wemSound(b, 'shifted.wem').decode!().catch((x: unknown) => x);
+    const err = formatError(() => { throw e; });
+    expect(err.structure).toBe('Opus packets');
+    expect(err.message).toContain('memory was damaged');
+  });
+
   it('a 0x3041 fmt too short for its fields', () => {
     const b = ww.slice();
     const wem = parseWem(b, 'x');

@@ -4,7 +4,7 @@
  * bare Opus packets: the engine's UEOPUS (ue-opus.ts) and Wwise's .wem.
  */
 import { OpusDecoder } from 'opus-decoder';
-import { FormatError } from '../../errors.js';
+import { DecodeError, FormatError } from '../../errors.js';
 import type { PlanarPcm } from './planar.js';
 
 export interface OpusStreamOptions {
@@ -24,6 +24,8 @@ export interface OpusStreamOptions {
 }
 
 const OPUS_RATES = [8000, 12000, 16000, 24000, 48000];
+// opus-decoder's input buffer: 120 ms at 256 kbit/s a channel.
+const MAX_PACKET_BYTES_A_CHANNEL = 3840;
 // Mapping family 1 (RFC 7845 5.1.1.2): streams, coupled streams and the mapping per channel count.
 const FAMILY1_STREAMS = [1, 1, 2, 2, 3, 4, 4, 5];
 const FAMILY1_COUPLED = [0, 1, 1, 2, 2, 2, 3, 3];
@@ -47,6 +49,8 @@ export class OpusPacketDecoder {
   private readonly rate: number;
   private readonly channels: number;
   private packetIndex = 0;
+  /** libopus's WebAssembly memory was damaged (by a corrupt packet): nothing more is decoded. */
+  private damaged = false;
   readonly ready: Promise<void>;
 
   constructor(opts: OpusStreamOptions) {
@@ -66,16 +70,28 @@ export class OpusPacketDecoder {
     this.ready = this.decoder.ready;
   }
 
-  /** Decodes packets in order; a packet libopus refuses becomes silence of the length its TOC gives. */
+  /**
+   * Decodes packets in order; a packet libopus refuses (or one longer than the wasm build's input
+   * buffer, 3840 bytes a channel) becomes silence of the length its TOC gives. A trap in the
+   * WebAssembly (corrupt packets can damage its memory) is a DecodeError.
+   */
   decode(packets: readonly Uint8Array[]): PlanarPcm {
     const pieces: Float32Array[][] = [];
     const errors: string[] = [];
     let frames = 0;
     for (const packet of packets) {
       const index = this.packetIndex++;
-      const got = packet.length > 0 ? this.decoder.decodeFrame(packet) : undefined;
+      if (this.damaged) throw new DecodeError('Opus', `libopus failed before packet ${index}: its memory was damaged by corrupt packets`);
+      let got: ReturnType<OpusDecoder<undefined>['decodeFrame']> | undefined;
+      try {
+        got = packet.length > 0 && packet.length <= MAX_PACKET_BYTES_A_CHANNEL * this.channels ? this.decoder.decodeFrame(packet) : undefined;
+      } catch (e) {
+        if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+        this.damaged = true;
+        throw new DecodeError('Opus', `libopus failed on packet ${index} (${e.message}): the packets are corrupt`);
+      }
       if (!got || got.errors.length > 0 || got.samplesDecoded === 0) {
-        const why = got?.errors[0]?.message ?? 'an empty packet';
+        const why = got?.errors[0]?.message ?? (packet.length > 0 ? `${packet.length} bytes, more than an Opus packet of ${this.channels} channels holds` : 'an empty packet');
         errors.push(`Opus packet ${index}: ${why}`);
         const n = Math.min(opusPacketFrames(packet, this.rate), (this.rate * 120) / 1000);
         pieces.push(Array.from({ length: this.channels }, () => new Float32Array(n)));
@@ -94,8 +110,15 @@ export class OpusPacketDecoder {
     return { sampleRate: this.rate, channelData, frames, errors };
   }
 
-  free(): void {
-    this.decoder.free();
+  /** Frees the wasm instance; false where its memory turned out damaged (what it decoded is not to be trusted). */
+  free(): boolean {
+    try {
+      this.decoder.free();
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      this.damaged = true;
+    }
+    return !this.damaged;
   }
 }
 
@@ -107,9 +130,11 @@ export class OpusPacketDecoder {
 export async function decodeOpusPackets(packets: readonly Uint8Array[], opts: OpusStreamOptions): Promise<PlanarPcm> {
   const decoder = new OpusPacketDecoder(opts);
   await decoder.ready;
+  let pcm: PlanarPcm;
   try {
-    return decoder.decode(packets);
+    pcm = decoder.decode(packets);
   } finally {
-    decoder.free();
+    if (!decoder.free()) throw new DecodeError('Opus', 'libopus\'s memory was damaged decoding these packets: they are corrupt');
   }
+  return pcm;
 }

@@ -15,7 +15,7 @@
  *          mapping family (u8) at 0x23. Always 48 kHz. Multichannel files are Opus multistream:
  *          family 1 with the streams the speaker mask implies, or family 255 (one stream a channel).
  */
-import { FormatError } from '../../../errors.js';
+import { DecodeError, FormatError } from '../../../errors.js';
 import { decodeOpusPackets, opusPacketFrames } from '../opus.js';
 import { planarToPcm } from '../planar.js';
 import type { Pcm } from '../types.js';
@@ -73,6 +73,8 @@ export async function decodeWemOpus(wem: WemFile, file: string): Promise<Pcm> {
   const pcm = await decodeOpusPackets(o.packets, {
     channels: o.channels, sampleRate: o.sampleRate, file,
     streamCount: o.streamCount, coupledStreamCount: o.coupledStreamCount, channelMappingTable: o.channelMappingTable,
+  }).catch((e: unknown) => {
+    throw e instanceof DecodeError ? new FormatError(file, 'Opus packets', wem.dataOffset, e.message) : e;
   });
   if (o.vorbisOrder) pcm.channelData = VORBIS_TO_WAVE[o.channels - 1]!.map((c) => pcm.channelData[c]!);
   return planarToPcm(pcm, o.skip, o.samples);
