@@ -275,18 +275,39 @@ export function staticMeshExport(release: number): Uint8Array {
   return o.bytes();
 }
 
-/** The package source the readers take, around one export. */
-export function writtenSource(cls: 'StaticMesh' | 'SkeletalMesh', bytes: Uint8Array, release: number): TextureSource {
+/** Morph target Morph_A: vertex 5 moved by (1, 2, 3), vertex 6 by (0, 5, 10) with its normal turned by (0.1, 0, 0). */
+export const MORPH = { name: 'Morph_A', vertices: [5, 6], positions: [[1, 2, 3], [0, 5, 10]], normals: [[0, 0, 0], [0.1, 0, 0]] };
+
+/** A UMorphTarget export's native data as UE`release` writes it, its deltas kept (FMorphTargetLODModel). */
+export function morphTargetExport(release: number): Uint8Array {
+  const o = new Out();
+  o.bool(false).strip(1, 0);
+  if (release >= 508) o.bool(false); // bCooked
+  o.i32(1);
+  if (release >= 500) o.bool(false); // bVerticesAreStrippedForCookedBuilds
+  o.i32(2);
+  MORPH.vertices.forEach((v, i) => { MORPH.positions[i]!.forEach((c) => o.f32(c)); MORPH.normals[i]!.forEach((c) => o.f32(c)); o.u32(v); });
+  o.i32(POSITIONS.length); // NumBaseMeshVerts
+  if (release >= 419) o.i32(1).i32(1); // SectionIndices [1]
+  if (release >= 420) o.bool(false); // bGeneratedByEngine
+  if (release >= 506) o.i32(0); // SourceFilename
+  return o.bytes();
+}
+
+const exportOf = (name: string, cls: string, bytes: Uint8Array, index: number): SourceExport => ({
+  index, name, class: cls, bytes, base: 0, file: 'Written.uexp',
+  properties: {
+    index, name, class: cls, properties: cls === 'MorphTarget' ? [] : [{ name: 'bHasVertexColors', type: 'BoolProperty', value: true }],
+    propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null,
+  },
+});
+
+/** The package source the readers take, around one mesh export (and, for a skeletal mesh, its morph target when given). */
+export function writtenSource(cls: 'StaticMesh' | 'SkeletalMesh', bytes: Uint8Array, release: number, morph?: Uint8Array): TextureSource {
   const name = cls === 'StaticMesh' ? 'SM_Written' : 'SK_Written';
-  const exp: SourceExport = {
-    index: 0, name, class: cls, bytes, base: 0, file: `${name}.uexp`,
-    properties: {
-      index: 0, name, class: cls, properties: [{ name: 'bHasVertexColors', type: 'BoolProperty', value: true }],
-      propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null,
-    },
-  };
+  const exports = [exportOf(name, cls, bytes, 0), ...(morph ? [exportOf(MORPH.name, 'MorphTarget', morph, 1)] : [])];
   return {
     path: `${name}.uasset`, packageName: `/Game/${name}`, names: NAMES, ue4: 0, ue5: 0, engine: `${Math.floor(release / 100)}.${release % 100}`,
-    exports: [exp], bulk: { largeOffsets: true, bulkDataStartOffset: 0 }, files: { separate: () => undefined }, warnings: [],
+    exports, bulk: { largeOffsets: true, bulkDataStartOffset: 0 }, files: { separate: () => undefined }, warnings: [],
   };
 }

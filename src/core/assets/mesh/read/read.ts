@@ -16,13 +16,14 @@ import { memoryPayload } from '../../texture/read/payload.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
 import type { Mesh, MeshBone, MeshLod, MeshMaterial, MeshSocket, MeshVirtualBone, MorphTarget, MorphTargetLod } from '../types.js';
 import { boundsOf, entriesOf, objectName, prop, str, vec3 } from './properties.js';
+import { readMorphTargetExport } from './morph-target.js';
 import { readSkeletalBuffers, type SkeletalLod } from './skeletal-buffers.js';
 import { findSkeletalMeshNative, readSkeletalMeshAny } from './skeletal-mesh.js';
 import { findSkeletonNative, readSkeletonAnyRelease } from './skeleton.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import { readFNameOf } from '../../../uasset/names.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
-import { OLDEST_MESH_RELEASE, candidateReleases } from './versions.js';
+import { OLDEST_MESH_RELEASE, candidateReleases, releaseLabel } from './versions.js';
 
 export const MESH_CLASSES: readonly string[] = ['StaticMesh', 'SkeletalMesh', 'Skeleton'];
 export type MeshReadOptions = PackageReadOptions;
@@ -269,13 +270,44 @@ async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: Me
     ? morphList.filter((x): x is string => typeof x === 'string').map(objectName)
     : source.exports.filter((e) => e.class === 'MorphTarget').map((e) => e.name);
   const empty = (): MorphTargetLod => ({ vertices: new Uint32Array(0), positionDeltas: new Float32Array(0), normalDeltas: new Float32Array(0) });
-  const morphTargets: MorphTarget[] = morphNames.map((name, m) => ({ name, lods: lodMorphs.map((l) => l?.[m] ?? empty()) }));
+  let morphTargets: MorphTarget[] = morphNames.map((name, m) => ({ name, lods: lodMorphs.map((l) => l?.[m] ?? empty()) }));
   const counts = lodMorphs.filter((l) => l !== undefined).map((l) => l!.length);
   if (counts.some((n) => n !== morphNames.length)) notes.push(`the LODs' morph buffers hold ${counts.join(', ')} morph targets, the mesh lists ${morphNames.length}`);
-  if (morphTargets.length > 0 && counts.length === 0) notes.push('no morph target deltas are cooked in the LODs: the targets are listed by name only');
+  if (morphTargets.length > 0 && counts.length === 0) {
+    // No GPU morph buffers (UE4, or a UE5 cook for mobile): the deltas the MorphTarget exports keep.
+    const own = morphTargetsOf(source, morphNames, lods, native.release, notes);
+    if (own) morphTargets = own;
+    else notes.push('no morph target deltas are cooked in the LODs or the morph targets: the targets are listed by name only');
+  }
   return {
     class: exp.class, name: exp.name, bounds: native.bounds, materials, sockets: socketsOf(source, exp, notes), notes, lods, bones: native.bones, morphTargets,
   };
+}
+
+/** Each named morph target's own deltas per LOD (MorphTarget exports of the package); undefined when none keeps any. */
+function morphTargetsOf(source: PackageSource, names: readonly string[], lods: readonly MeshLod[], release: number, notes: string[]): MorphTarget[] | undefined {
+  let found = false;
+  const out = names.map((name) => {
+    const e = source.exports.find((x) => x.class === 'MorphTarget' && x.name === name);
+    let deltas: MorphTargetLod[] | undefined;
+    if (e && propertiesRead(e)) {
+      const read = readMorphTargetExport(e, e.properties.propertyStart + e.properties.propertyBytes, release);
+      deltas = read.lods;
+      if (read.unread > 0) notes.push(`morph target ${name}: ${read.unread} bytes after its deltas not read (the layout may differ from UE${releaseLabel(release)}'s)`);
+    } else if (e) notes.push(`morph target ${name}: its properties were not read, so its deltas cannot be found`);
+    found ||= deltas !== undefined;
+    return {
+      name,
+      lods: lods.map((lod, i) => {
+        const d = deltas?.[i];
+        if (!d) return { vertices: new Uint32Array(0), positionDeltas: new Float32Array(0), normalDeltas: new Float32Array(0) };
+        const bad = d.vertices.findIndex((v) => v >= lod.vertexCount);
+        if (bad >= 0) throw new FormatError(e!.file, `MorphTarget "${name}"`, e!.base, `LOD ${i}: delta ${bad} moves vertex ${d.vertices[bad]}, past the LOD's ${lod.vertexCount} vertices`);
+        return d;
+      }),
+    };
+  });
+  return found ? out : undefined;
 }
 
 /** The object an FPackageIndex names: an import's path, or an export of this package; "" for null or unknown. */
