@@ -18,7 +18,7 @@ import { KeyRing } from '../../src/core/crypto/keys.js';
 import type { BlockJob } from '../../src/core/workers/block-job.js';
 import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
 import { Rng } from '../rng.js';
-import { emitResult, median, probeArgs, progress } from './probe-io.js';
+import { emitResult, median, probeArgs, progress, threadCpu } from './probe-io.js';
 import { loadBlocks, rawPass, startRawWorkers, type ChunkRef } from './raw-blocks.js';
 import type { RawCodec } from './raw-decode-worker.js';
 
@@ -52,12 +52,21 @@ export interface CodecRates {
    */
   appCpu: Record<number, number>;
   rawCpu: Record<number, number>;
+  /**
+   * threads → the app's CPU µs per block by thread, medians over the passes: this (main) thread,
+   * the pool's workers, and the rest of the process (V8's GC helper threads, libuv's). Absent
+   * where there is no /proc.
+   */
+  appThreadCpu?: Record<number, ThreadCpu>;
   /** threads → every pass's seconds */
   appPasses: Record<number, number[]>;
   rawPasses: Record<number, number[]>;
 }
 
 export interface DecodeResult { codecs: CodecRates[] }
+
+/** CPU µs per block. */
+export interface ThreadCpu { main: number; workers: number; rest: number }
 
 type Pick = ChunkRef;
 
@@ -141,7 +150,10 @@ for (const codec of CODECS) {
     app: {}, raw: {}, pool: {}, appCpu: {}, rawCpu: {}, appPasses: {}, rawPasses: {},
   };
   for (const threads of args.threads) {
+    const before = new Set(threadCpu().keys());
     const pool = createWorkerPool({ threads, workerFile: args.workerFile });
+    await pool.warm();
+    const poolThreads = [...threadCpu().keys()].filter((t) => !before.has(t));
     const containers = new Map<string, IoStoreContainer>();
     for (const path of tocs.keys()) containers.set(path, await openIoStoreContainer(path, { decoder: pool, ...(keys ? { keys } : {}) }));
     const workers = await startRawWorkers(args.rawWorkerFile, codec, input, blocks, threads);
@@ -150,23 +162,38 @@ for (const codec of CODECS) {
     const poolTimes: number[] = [];
     const appCpu: number[] = [];
     const rawCpu: number[] = [];
-    const cpuOf = async (pass: () => Promise<number>, into: number[]): Promise<number> => {
+    const split: ThreadCpu[] = [];
+    const cpuOf = async (pass: () => Promise<number>, into: number[], byThread?: ThreadCpu[]): Promise<number> => {
+      const t0 = byThread ? threadCpu() : undefined;
       const c0 = process.cpuUsage();
       const seconds = await pass();
       const c = process.cpuUsage(c0);
       into.push((c.user + c.system) / 1e6);
+      if (t0 && t0.size > 0) {
+        const cpu: ThreadCpu = { main: 0, workers: 0, rest: 0 };
+        for (const [t, ns] of threadCpu()) {
+          const us = (ns - (t0.get(t) ?? 0)) / 1000 / blocks.length;
+          if (t === String(process.pid)) cpu.main += us; else if (poolThreads.includes(t)) cpu.workers += us; else cpu.rest += us;
+        }
+        byThread!.push(cpu);
+      }
       return seconds;
     };
     await appPass(containers, picks, 4 * threads); // warm-up: workers started, JIT, page cache
     await rawPass(workers, bytes);
     await poolPass(pool, jobs, bytes, 4 * threads);
     for (let r = 0; r < args.reps; r++) {
-      appTimes.push(await cpuOf(() => appPass(containers, picks, 4 * threads), appCpu));
+      appTimes.push(await cpuOf(() => appPass(containers, picks, 4 * threads), appCpu, split));
       rawTimes.push(await cpuOf(() => rawPass(workers, bytes), rawCpu));
       poolTimes.push(await poolPass(pool, jobs, bytes, 4 * threads));
     }
     rates.pool[threads] = bytes / median(poolTimes) / 2 ** 20;
     rates.appCpu[threads] = median(appCpu);
+    if (split.length > 0) {
+      (rates.appThreadCpu ??= {})[threads] = {
+        main: median(split.map((x) => x.main)), workers: median(split.map((x) => x.workers)), rest: median(split.map((x) => x.rest)),
+      };
+    }
     rates.rawCpu[threads] = median(rawCpu);
     rates.appPasses[threads] = appTimes;
     rates.rawPasses[threads] = rawTimes;

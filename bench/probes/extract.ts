@@ -10,6 +10,7 @@
  */
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closeSync, constants, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { openInstall } from '../../src/core/install/install.js';
 import { IoStoreContainer } from '../../src/core/iostore/container.js';
 import { createWorkerPool } from '../../src/core/workers/pool.js';
 import { Rng } from '../rng.js';
-import { emitResult, median, probeArgs, progress } from './probe-io.js';
+import { emitResult, median, probeArgs, progress, threadCpu } from './probe-io.js';
 import { loadBlocks, rawPass, startRawWorkers, type ChunkRef } from './raw-blocks.js';
 
 export interface ExtractArgs {
@@ -57,10 +58,20 @@ export interface ExtractResult {
    * 10 to 20 % over a run on a shared virtual machine, is nearly the same for both.
    */
   memPairedRatio?: number;
+  /**
+   * CPU µs per file, medians over the tmpfs passes (Linux): the export's, by thread (this one, the
+   * pool's workers, the rest: V8's GC helpers, libuv's); the raw side's (all its threads); and the
+   * filesystem's alone, on this thread: as many files of the same sizes created (O_EXCL), written
+   * and closed in an empty tmpfs folder, nothing decoded: what any export of these files pays.
+   */
+  perFile?: { main: number; workers: number; rest: number; raw: number; filesystem: number };
 }
 
 const args = probeArgs<ExtractArgs>();
+const threadsBefore = new Set(threadCpu().keys());
 const pool = createWorkerPool({ threads: args.threads, workerFile: args.workerFile });
+await pool.warm();
+const poolThreads = [...threadCpu().keys()].filter((t) => !threadsBefore.has(t));
 const install = await openInstall([args.root], { keys: KeyRing.fromArgs([args.aesKeyArg]), decoder: pool });
 
 const wanted = new Set(args.zlibContainers);
@@ -134,11 +145,51 @@ async function removeApart(dir: string): Promise<void> {
   await done;
 }
 
-/** The export into tmpfs, once the previous one's files are gone. */
+const exportSplit: { main: number; workers: number; rest: number }[] = [];
+const rawCpuPerFile: number[] = [];
+
+/** The export into tmpfs, once the previous one's files are gone; its CPU per file by thread noted. */
 async function memoryPass(): Promise<number> {
   await removeApart(args.memOutDir!);
   await quiet();
-  return extractPass(args.memOutDir);
+  const t0 = threadCpu();
+  const seconds = await extractPass(args.memOutDir);
+  if (t0.size > 0) {
+    const cpu = { main: 0, workers: 0, rest: 0 };
+    for (const [t, ns] of threadCpu()) {
+      const us = (ns - (t0.get(t) ?? 0)) / 1000 / picks.length;
+      if (t === String(process.pid)) cpu.main += us; else if (poolThreads.includes(t)) cpu.workers += us; else cpu.rest += us;
+    }
+    exportSplit.push(cpu);
+  }
+  return seconds;
+}
+
+/** This thread's CPU ns (Linux), or NaN. */
+function ownCpu(): number {
+  return threadCpu().get(String(process.pid)) ?? NaN;
+}
+
+/** The filesystem's own cost per file (see ExtractResult.perFile), median of 5 rounds, in µs. */
+function filesystemPerFile(dir: string): number {
+  const data = new Uint8Array(Math.max(...picks.map((p) => p.size)));
+  const rounds: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const c0 = ownCpu();
+    picks.forEach((p, i) => {
+      const fd = openSync(join(dir, `${i}.bin`), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+      try {
+        writeSync(fd, data, 0, p.size);
+      } finally {
+        closeSync(fd);
+      }
+    });
+    rounds.push((ownCpu() - c0) / 1000 / picks.length);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return median(rounds);
 }
 
 /**
@@ -154,7 +205,11 @@ function quiet(): Promise<void> {
 
 async function quietRawPass(): Promise<number> {
   await quiet();
-  return rawPass(workers, bytes);
+  const c0 = process.cpuUsage();
+  const seconds = await rawPass(workers, bytes);
+  const c = process.cpuUsage(c0);
+  rawCpuPerFile.push((c.user + c.system) / picks.length);
+  return seconds;
 }
 
 const extractPasses: number[] = [];
@@ -166,6 +221,7 @@ await rawPass(workers, bytes);
 await rawPass(workers, bytes);
 if (args.memOutDir) {
   for (let w = 0; w < 5; w++) await memoryPass();
+  exportSplit.length = 0;
   for (let r = 0; r < args.reps; r++) {
     memPasses.push(await memoryPass());
     rawPasses.push(await quietRawPass());
@@ -177,6 +233,7 @@ for (let r = 0; r < args.reps; r++) {
   extractPasses.push(await extractPass());
   if (!args.memOutDir) rawPasses.push(await quietRawPass());
 }
+const filesystemUs = args.memOutDir && exportSplit.length > 0 ? filesystemPerFile(join(args.memOutDir, 'filesystem-alone')) : undefined;
 await rm(args.outDir, { recursive: true, force: true });
 if (args.memOutDir) await rm(args.memOutDir, { recursive: true, force: true });
 const result: ExtractResult = {
@@ -191,6 +248,12 @@ const result: ExtractResult = {
   ...(args.memOutDir ? {
     memRate: bytes / median(memPasses) / 2 ** 20, memPasses,
     memPairedRatio: median(memPasses.map((m, i) => rawPasses[i]! / m)),
+  } : {}),
+  ...(filesystemUs !== undefined ? {
+    perFile: {
+      main: median(exportSplit.map((x) => x.main)), workers: median(exportSplit.map((x) => x.workers)), rest: median(exportSplit.map((x) => x.rest)),
+      raw: median(rawCpuPerFile.slice(0, args.reps)), filesystem: filesystemUs,
+    },
   } : {}),
 };
 progress(`extract x${args.threads}: ${result.extractRate.toFixed(0)} MiB/s, raw inflate ${result.rawRate.toFixed(0)} MiB/s (${picks.length} files, ${(bytes / 2 ** 20).toFixed(0)} MiB)`);

@@ -3,7 +3,7 @@
  * is PakScope's own process, not the bench's): arguments as one JSON argv entry, the result as
  * one "RESULT {json}" line on stdout. Progress goes to stderr.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export const RESULT_PREFIX = 'RESULT ';
 
@@ -50,4 +50,23 @@ export function peakRssMb(): number {
     // No procfs.
   }
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/** CPU ns of each thread of this process, by thread id (Linux's schedstat: time on a core); empty without /proc. */
+export function threadCpu(): Map<string, number> {
+  const m = new Map<string, number>();
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return m;
+  }
+  for (const t of tasks) {
+    try {
+      m.set(t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return m;
 }
