@@ -9,6 +9,8 @@ import { DecodeError } from '../../src/core/errors.js';
 import { checkChunkHash } from '../../src/core/hash/chunk-hash.js';
 import { jobIndexOf, runBlockJobs } from '../../src/core/workers/block-job.js';
 import { assembleChunk, chunkJobs, loadContainer, storedHash } from './real-chunks.js';
+import { getCodec } from '../../src/core/codecs/registry.js';
+import { lz4CompressBlock } from '../support/lz4-encode.js';
 
 const CUE58 = 'cue58/IoStore/Tagged';
 
@@ -39,4 +41,33 @@ it('a wrong AES key makes the first encrypted Oodle block fail with a DecodeErro
   expect(err).toBeInstanceOf(DecodeError);
   expect((err as Error).message).toMatch(/^Oodle \(/);
   expect(jobIndexOf(err)).toBe(0);
+});
+
+describe('decodePrefix: a block decoded only as far as asked (a package header read)', () => {
+  it('gives the first bytes of every Zlib block, and of LZ4 blocks of the same chunks, as the whole decode does', async () => {
+    const c = loadContainer(corpus(`${CUE58}/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc`));
+    const zlib = getCodec('Zlib'), lz4 = getCodec('LZ4');
+    let blocks = 0;
+    for (let entry = 0; entry < c.toc.header.entryCount; entry++) {
+      for (const job of chunkJobs(c, entry).jobs) {
+        if (job.codec !== 'Zlib') continue;
+        const data = job.data.subarray(0, job.compressedSize);
+        const whole = zlib.decode(data, job.uncompressedSize);
+        const packed = lz4CompressBlock(whole);
+        for (const n of new Set([1, 57, 4096, whole.length - 1, whole.length].filter((n) => n > 0 && n <= whole.length))) {
+          const out = new Uint8Array(n);
+          zlib.decodePrefix!(data, out);
+          expect(Buffer.from(out).equals(whole.subarray(0, n)), `Zlib block of chunk ${entry}, ${n} bytes`).toBe(true);
+          out.fill(0);
+          lz4.decodePrefix!(packed, out);
+          expect(Buffer.from(out).equals(whole.subarray(0, n)), `LZ4 block of chunk ${entry}, ${n} bytes`).toBe(true);
+        }
+        // More than the block holds is an error, not zeros.
+        expect(() => zlib.decodePrefix!(data, new Uint8Array(whole.length + 1))).toThrow(DecodeError);
+        expect(() => lz4.decodePrefix!(packed, new Uint8Array(whole.length + 1))).toThrow(DecodeError);
+        blocks++;
+      }
+    }
+    expect(blocks).toBeGreaterThan(100);
+  });
 });

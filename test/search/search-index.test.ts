@@ -9,6 +9,13 @@ import { buildCli } from '../cli/run-cli.js';
 import { makeTempDir, removeTempDirs } from '../fixtures/toc-writer.js';
 import { corpus, CUE58_AES_KEY } from '../support/corpus.js';
 import { KeyRing } from '../../src/core/crypto/keys.js';
+import { zenLayoutFor, type ZenLayout } from '../../src/core/engine-versions.js';
+import { FormatError } from '../../src/core/errors.js';
+import { parseContainerHeader } from '../../src/core/iostore/container-header.js';
+import { IoStoreContainer } from '../../src/core/iostore/container.js';
+import { zenRecordBy } from '../../src/core/search/extract.js';
+import { RecordStatus, REF_STRIDE, RefKind, type SpanReply } from '../../src/core/search/span-facts.js';
+import { NeedsBytes } from '../../src/core/search/zen-search-head.js';
 
 const ZLIB = corpus('cue58/IoStore/Tagged/Zlib');
 let pool: WorkerPool;
@@ -91,5 +98,77 @@ describe('FString scan', () => {
     const found: [string, number][] = [];
     scanFStrings(bytes, 0, bytes.length, (t, at) => found.push([t, at]));
     expect(found).toEqual([['Hello', 2], ['日本', 13]]);
+  });
+});
+
+/** A record of span-facts.ts as plain values: its strings and references spelled out. */
+function spelled(reply: SpanReply): unknown {
+  const { ints, texts, keys, refs } = reply;
+  const ref = (r: number): string => {
+    if (r === -1) return 'none';
+    if (r <= -2) return `export ${-2 - r}`;
+    const o = r * REF_STRIDE;
+    return refs[o] === RefKind.script ? `script ${keys[refs[o + 1]!]}` : `package ${keys[refs[o + 1]!]} ${refs[o + 2]} ${refs[o + 3]}`;
+  };
+  expect(ints[0]).toBe(RecordStatus.ok);
+  let p = 1;
+  const name = keys[ints[p++]!], lower = keys[ints[p++]!];
+  const names = Array.from(ints.subarray(p + 1, p + 1 + ints[p]!), (t) => texts[t]);
+  p += 1 + ints[p]!;
+  const exports = [];
+  for (let n = ints[p++]!; n > 0; n--, p += 4) exports.push([texts[ints[p]!], ref(ints[p + 1]!), ints[p + 2], ints[p + 3]]);
+  const imports = Array.from(ints.subarray(p + 1, p + 1 + ints[p]!), ref);
+  return { name, lower, names, exports, imports };
+}
+
+describe('the header reader for the index (zen-search-head.ts)', () => {
+  /** Every package chunk of an install's IoStore containers, with the Zen layout its container says. */
+  async function packages(root: string): Promise<{ path: string; bytes: Uint8Array; layout: ZenLayout }[]> {
+    const inst = await openInstall([root]);
+    try {
+      const out = [];
+      for (const c of inst.archives) {
+        if (!(c instanceof IoStoreContainer) || c.status.state === 'locked') continue;
+        const header = c.entriesOfType('ContainerHeader')[0];
+        const headerBytes = header === undefined ? undefined : await c.readChunk(header).catch(() => undefined);
+        if (header !== undefined && !headerBytes) continue; // (the corpus has one container without its .ucas)
+        const version = headerBytes ? parseContainerHeader(headerBytes, c.path).version : undefined;
+        const layout = zenLayoutFor({ tocVersion: c.toc.header.version, ...(version !== undefined ? { containerHeaderVersion: version } : {}) });
+        for (const ref of c.entriesOfType('ExportBundleData')) {
+          out.push({ path: `${c.path}#${ref}`, bytes: await c.readChunk(ref), layout });
+        }
+      }
+      return out;
+    } finally {
+      await inst.close();
+    }
+  }
+
+  it('reads the same names, exports, classes and imports as the full parser (cue58 and the game containers of the corpus)', async () => {
+    const all = [...await packages(ZLIB), ...await packages(corpus('iostore'))];
+    expect(all.length).toBeGreaterThan(100);
+    for (const p of all) {
+      expect(spelled(zenRecordBy('head', p.bytes, p.path, p.layout)), p.path).toEqual(spelled(zenRecordBy('full', p.bytes, p.path, p.layout)));
+    }
+    // T_BC7 as the cue58 manifest lists it: its texture export and its class.
+    const t = all.map((p) => spelled(zenRecordBy('head', p.bytes, p.path, p.layout)) as { name: string; exports: unknown[][] })
+      .find((r) => r.name.endsWith('/T_BC7'));
+    expect(t?.exports[0]?.[0]).toBe('T_BC7');
+  });
+
+  it('on damaged bytes throws a FormatError or asks for more bytes, never anything else', async () => {
+    const [p] = await packages(ZLIB);
+    const header = new DataView(p!.bytes.buffer, p!.bytes.byteOffset).getUint32(4, true);
+    let seed = 7;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    for (let i = 0; i < 2000; i++) {
+      const bytes = p!.bytes.slice(0, i % 3 === 0 ? rand(header + 1) : p!.bytes.length);
+      for (let k = 0; k < 4; k++) if (bytes.length > 0) bytes[rand(Math.min(bytes.length, header))] = rand(256);
+      try {
+        zenRecordBy('head', bytes, 'damaged', p!.layout);
+      } catch (e) {
+        if (!(e instanceof FormatError || e instanceof NeedsBytes)) throw e;
+      }
+    }
   });
 });

@@ -17,6 +17,12 @@ export interface Codec {
    * spare the codec work.
    */
   decodeInto?(input: Uint8Array, out: Uint8Array, room?: boolean): void;
+  /**
+   * Where the codec can stop early: decodes only the block's first `out.length` bytes into `out`
+   * (the block must hold at least that many), leaving the rest undecoded. A read of a chunk's
+   * first bytes (a package's header) then costs what those bytes cost, not the whole block.
+   */
+  decodePrefix?(input: Uint8Array, out: Uint8Array): void;
 }
 
 /**

@@ -25,14 +25,17 @@ export const lz4Codec: Codec = {
     checkDeclaredSize('LZ4', out.length, input.length, 255);
     decodeLz4Block(input, out);
   },
+  decodePrefix(input, out) {
+    decodeLz4Block(input, out, true);
+  },
 };
 
 function fail(detail: string): never {
   throw new DecodeError('LZ4', detail);
 }
 
-/** Decodes the block into `out`, which it must fill exactly. */
-function decodeLz4Block(input: Uint8Array, out: Uint8Array): void {
+/** Decodes the block into `out`, which it must fill exactly; with `prefix`, only until `out` is full. */
+function decodeLz4Block(input: Uint8Array, out: Uint8Array, prefix = false): void {
   const size = out.length;
   const end = input.length;
   if (end === 0) fail('block is empty');
@@ -51,6 +54,10 @@ function decodeLz4Block(input: Uint8Array, out: Uint8Array): void {
       } while (b === 255);
     }
     if (literals > end - ip) fail(`${literals} literals at input byte ${ip} run past the end of the block`);
+    if (prefix && literals >= size - op) {
+      out.set(input.subarray(ip, ip + size - op), op);
+      return;
+    }
     if (literals > size - op) fail(`${literals} literals at output byte ${op} run past the declared size ${size}`);
     if (literals < 32) {
       for (let i = 0; i < literals; i++) out[op + i] = input[ip + i]!;
@@ -76,6 +83,7 @@ function decodeLz4Block(input: Uint8Array, out: Uint8Array): void {
         length += b;
       } while (b === 255);
     }
+    if (prefix && length >= size - op) length = size - op;
     if (length > size - op) fail(`match of ${length} bytes at output byte ${op} runs past the declared size ${size}`);
     const from = op - offset;
     if (offset >= length && length >= 32) {
@@ -85,6 +93,7 @@ function decodeLz4Block(input: Uint8Array, out: Uint8Array): void {
       for (let i = 0; i < length; i++) out[op + i] = out[from + i]!;
     }
     op += length;
+    if (prefix && op === size) return;
     if (ip >= end) fail('block ends after a match; the last sequence must be literals');
   }
   if (op !== size) fail(`block decodes to ${op} bytes but ${size} are declared`);

@@ -72,5 +72,15 @@ export function nodeZlibCodec(name: string, inflate: NodeInflate, maxRatio: numb
       }
       into(input, out, room && out.byteOffset + out.length < out.buffer.byteLength);
     },
+    decodePrefix(input, out) {
+      if (out.length === 0) return;
+      let got: number;
+      try {
+        got = reused.inflateInto(input, out);
+      } catch (e) {
+        throw new DecodeError(name, `block does not decode (${(e as Error).message})`);
+      }
+      if (got < out.length) throw new DecodeError(name, `block decodes to ${got} bytes, fewer than the ${out.length} wanted`);
+    },
   };
 }

@@ -2,33 +2,21 @@
  * What a search indexes of one file, taken out of its bytes: a package's names, exports (with
  * their classes), imports and the FStrings of its export data; a .locres's entries; a text file's
  * lines. Pure functions over bytes, so a worker thread runs them (worker.ts `searchExtract`) as
- * readily as this one. Zen packages name their classes and imports by hash: the facts keep the
- * hashes, and the index names them once every package is in (search-build.ts).
+ * readily as this one. Zen packages come as span records (span-facts.ts), read from their headers
+ * alone when strings are not wanted; they name their classes and imports by hash, and the index
+ * names them once every package is in (zen-records.ts).
  */
-import type { ZenLayout } from '../engine-versions.js';
+import { ZenLayout } from '../engine-versions.js';
 import { parseLocres, cultureOf } from '../assets/locres/read.js';
 import { parseClassicPackageModel } from '../package-model.js';
 import type { ObjectRef } from '../zen/object-index.js';
 import { parseZenPackage } from '../zen/zen-package.js';
-import { runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
+import { PLAN_STRIDE, PlanField, planBlockCount, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
 import { scanFStrings } from './fstring-scan.js';
+import { asciiLower, NO_REF, RecordStatus, SpanFactsWriter, type SpanReply, type StringTable } from './span-facts.js';
+import { NeedsBytes, writeZenSearchHead } from './zen-search-head.js';
 
-/** A Zen object reference as it crosses threads: kind, then the raw hex, then the package import's two indices. */
-export type RefFact = [kind: ObjectRef['kind'], raw: string, packageIndex?: number, hashIndex?: number];
-
-export interface ZenFacts {
-  kind: 'zen';
-  /** "/Game/A/B". */
-  name: string;
-  packageId: string;
-  names: string[];
-  exports: { name: string; class: RefFact; hash: string }[];
-  imports: RefFact[];
-  importedPackageIds: string[];
-  importedHashes: string[];
-  /** [where, text]: the export holding the string, by name. */
-  strings: [string, string][];
-}
+export type { SpanReply } from './span-facts.js';
 
 /** A classic package or a UE1/2 package: its names and paths are its own. */
 export interface ClassicFacts {
@@ -46,7 +34,8 @@ export interface TextFacts {
   strings: [string, string][];
 }
 
-export type FileFacts = ZenFacts | ClassicFacts | TextFacts;
+/** Facts of a file read on the main thread (Zen packages come as span records instead, span-facts.ts). */
+export type FileFacts = ClassicFacts | TextFacts;
 
 /** One Zen package of a span read whole (SpanTask). */
 export interface SpanItem {
@@ -61,58 +50,179 @@ export interface SpanItem {
 
 /** Zen packages lying together in one container: one read of the span, then each parsed. */
 export interface SpanTask {
+  /** The index build it is part of: a thread's string table serves one build (span-facts.ts). */
+  build: string;
   plan: BlockPlan;
   layout: ZenLayout;
   items: SpanItem[];
   strings: boolean;
 }
 
-/** Each item's facts, or why it could not be read ({error}). */
-export type SpanReply = (ZenFacts | { error: string; needsBytes?: number })[];
+/** First bytes of a package read to learn its header's size (at byte 4): most headers fit. */
+const PEEK_BYTES = 4096;
 
-/** Runs a span task: the span read (through the plan) and each package in it parsed. */
-export function runSpanTask(task: SpanTask, reader: RangeReader, scratch: Scratch): SpanReply {
-  const bytes = runBlockPlan(task.plan, reader, scratch);
-  if (bytes === null) return [];
-  return extractSpan(bytes, task);
-}
-
-/** The facts of each package of a span whose bytes are in memory. */
-export function extractSpan(bytes: Uint8Array, task: Omit<SpanTask, 'plan'>): SpanReply {
-  return task.items.map((item) => {
+/**
+ * Runs a span task: each package's bytes read through its part of the plan and the package read.
+ * Without strings only its header is read: its first PEEK_BYTES, then, when the header is bigger,
+ * that many (codecs that can stop early decode no more of a block than that). A package whose
+ * bytes cannot be read is left to the main thread (RecordStatus.unread), which names the failure.
+ */
+export function runSpanTask(task: SpanTask, reader: RangeReader, scratch: Scratch, table?: StringTable): SpanReply {
+  const { plan, items, layout, strings } = task;
+  const n = planBlockCount(plan);
+  const w = new SpanFactsWriter(table);
+  readSpanAhead(plan, reader);
+  let first = 0;
+  for (const item of items) {
+    // The items' blocks follow each other in the plan, in item order (joinPlans).
+    let end = first;
+    while (end < n && plan.blocks[end * PLAN_STRIDE + PlanField.at]! < item.at + item.length) end++;
+    const from = first;
+    first = end;
+    const read = (bytes: number): Uint8Array => runBlockPlan(partOfPlan(plan, from, end, item.at, bytes), reader, scratch, undefined, true)!;
+    w.begin();
+    let bytes: Uint8Array;
     try {
-      return zenFacts(bytes.subarray(item.at, item.at + item.length), item.path, task.layout, item.chunkSize, task.strings);
-    } catch (e) {
-      return { error: e instanceof Error ? e.message : String(e) };
+      if (strings || layout === ZenLayout.PackageSummary) {
+        bytes = read(item.length);
+      } else {
+        bytes = read(Math.min(item.length, PEEK_BYTES));
+        const header = bytes.length >= 8 ? new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true) : 0;
+        if (header > bytes.length && bytes.length < item.length) bytes = read(Math.min(item.length, header));
+      }
+    } catch {
+      w.unread();
+      continue;
     }
-  });
+    extractItem(w, bytes, item, layout, strings);
+  }
+  return w.finish();
 }
 
-/** A Zen package's facts; `bytes` may be only the first part of its chunk when strings are not wanted. */
-export function zenFacts(bytes: Uint8Array, path: string, layout: ZenLayout, chunkSize: number, strings: boolean): ZenFacts {
+/** Stored bytes read ahead at most: a span's blocks lie together in one file, and one read beats one per package. */
+const AHEAD_BYTES = 8 * 1024 * 1024;
+
+/** The span's stored bytes in one read, when they lie in one file and not too far apart. */
+function readSpanAhead(plan: BlockPlan, reader: RangeReader): void {
+  const n = planBlockCount(plan);
+  if (n < 2 || plan.files.length !== 1 || !reader.readAhead) return;
+  let start = Infinity, end = 0;
+  for (let k = 0; k < n; k++) {
+    const o = k * PLAN_STRIDE;
+    start = Math.min(start, plan.blocks[o + PlanField.offset]!);
+    end = Math.max(end, plan.blocks[o + PlanField.offset]! + plan.blocks[o + PlanField.stored]!);
+  }
+  if (end - start <= AHEAD_BYTES) reader.readAhead(plan.files[0]!, start, end - start);
+}
+
+/** Blocks [first, end) of a plan, whose output starts at `base`, cut to their first `size` bytes. */
+function partOfPlan(plan: BlockPlan, first: number, end: number, base: number, size: number): BlockPlan {
+  const blocks: number[] = [];
+  for (let k = first; k < end; k++) {
+    const o = k * PLAN_STRIDE;
+    const at = plan.blocks[o + PlanField.at]! - base;
+    if (at >= size) break;
+    for (let f = 0; f < PLAN_STRIDE; f++) blocks.push(plan.blocks[o + f]!);
+    blocks[blocks.length - PLAN_STRIDE + PlanField.at] = at;
+    blocks[blocks.length - PLAN_STRIDE + PlanField.take] = Math.min(plan.blocks[o + PlanField.take]!, size - at);
+  }
+  if (size > 0 && blocks.length === 0) throw new RangeError(`the plan has no blocks for output ${base}`);
+  return { ...plan, blocks, size };
+}
+
+/**
+ * The facts of each package of a span whose bytes are in memory, one record each (span-facts.ts).
+ */
+export function extractSpan(bytes: Uint8Array, task: Omit<SpanTask, 'plan' | 'build'>): SpanReply {
+  const w = new SpanFactsWriter();
+  for (const item of task.items) {
+    w.begin();
+    extractItem(w, bytes.subarray(item.at, item.at + item.length), item, task.layout, task.strings);
+  }
+  return w.finish();
+}
+
+/**
+ * One package's record. Without strings a UE5 package's header is read for what the index needs
+ * only (zen-search-head.ts); with strings, a UE4 package, or one that reader does not accept, the
+ * full parser reads it.
+ */
+function extractItem(w: SpanFactsWriter, chunk: Uint8Array, item: SpanItem, layout: ZenLayout, strings: boolean): void {
+  if (!strings && layout !== ZenLayout.PackageSummary) {
+    try {
+      writeZenSearchHead(w, chunk, item.path, layout, item.chunkSize);
+      return;
+    } catch (e) {
+      if (e instanceof NeedsBytes) {
+        w.needs(e.bytes);
+        return;
+      }
+      w.rewind();
+    }
+  }
+  try {
+    writeZenFacts(w, chunk, item.path, layout, item.chunkSize, strings);
+  } catch (e) {
+    w.fail(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/**
+ * One package's record by one reader: 'head' (zen-search-head.ts; throws what it does not accept)
+ * or 'full' (parseZenPackage). For tests that hold the two to the same facts.
+ */
+export function zenRecordBy(reader: 'head' | 'full', bytes: Uint8Array, path: string, layout: ZenLayout): SpanReply {
+  const w = new SpanFactsWriter();
+  w.begin();
+  if (reader === 'head') writeZenSearchHead(w, bytes, path, layout, bytes.length);
+  else writeZenFacts(w, bytes, path, layout, bytes.length, false);
+  return w.finish();
+}
+
+/** A Zen package's record from the full parse (parseZenPackage), its strings too when asked. */
+function writeZenFacts(w: SpanFactsWriter, bytes: Uint8Array, path: string, layout: ZenLayout, chunkSize: number, strings: boolean): void {
   const pkg = parseZenPackage(bytes, path, { layout, chunkSize, verifyNameHashes: false });
-  const facts: ZenFacts = {
-    kind: 'zen',
-    name: pkg.name,
-    packageId: pkg.packageId,
-    names: pkg.names,
-    exports: pkg.exports.map((e) => ({ name: e.name, class: refFact(e.class), hash: e.publicExportHash })),
-    imports: pkg.imports.map(refFact),
-    importedPackageIds: pkg.importedPackageIds,
-    importedHashes: pkg.importedPublicExportHashes,
-    strings: [],
+  const ref = (r: ObjectRef): number => {
+    switch (r.kind) {
+      case 'export': return -2 - r.index;
+      case 'script': return w.scriptRef(parseInt(r.raw.slice(8), 16), parseInt(r.raw.slice(0, 8), 16));
+      case 'package': {
+        const id = pkg.importedPackageIds[r.packageIndex], hash = pkg.importedPublicExportHashes[r.hashIndex];
+        const name = pkg.importedPackageNames?.[r.packageIndex];
+        if (id === undefined || hash === undefined || name === undefined) return NO_REF;
+        return w.packageRef(name, parseInt(hash.slice(8), 16), parseInt(hash.slice(0, 8), 16));
+      }
+      default: return NO_REF;
+    }
   };
+  w.put(RecordStatus.ok);
+  w.put(w.key(pkg.name));
+  w.put(w.key(asciiLower(pkg.name)));
+  w.put(pkg.names.length);
+  for (const n of pkg.names) w.put(w.text(n));
+  w.put(pkg.exports.length);
+  for (const e of pkg.exports) {
+    w.put(w.text(e.name));
+    w.put(ref(e.class));
+    w.put(parseInt(e.publicExportHash.slice(8), 16) | 0);
+    w.put(parseInt(e.publicExportHash.slice(0, 8), 16) | 0);
+  }
+  w.put(pkg.imports.length);
+  for (const r of pkg.imports) w.put(ref(r));
+  const count = w.reserve();
+  let n = 0;
   if (strings) {
     for (const e of pkg.exports) {
       if (e.dataOffset < 0) continue;
-      scanFStrings(bytes, e.dataOffset, e.dataOffset + e.cookedSerialSize, (text) => facts.strings.push([e.name, text]));
+      const where = w.key(e.name);
+      scanFStrings(bytes, e.dataOffset, e.dataOffset + e.cookedSerialSize, (text) => {
+        w.put(where);
+        w.put(w.text(text));
+        n++;
+      });
     }
   }
-  return facts;
-}
-
-function refFact(r: ObjectRef): RefFact {
-  return r.kind === 'package' ? [r.kind, r.raw, r.packageIndex, r.hashIndex] : r.kind === 'export' ? [r.kind, r.raw, r.index] : [r.kind, r.raw];
+  w.set(count, n);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Builds an install's search index. Zen packages are read container by container in spans of
- * packages in address order (one job, one message and one parse in a worker per span of up to
- * 2 MiB, not per package); classic packages, .locres and text
+ * packages in address order (one job, one message and one read in a worker per span of up to
+ * 2 MiB, not per package; without strings only each package's header is read and decoded), and
+ * come back as compact records (span-facts.ts, zen-records.ts); classic packages, .locres and text
  * files are read through their archives. Every file's path is a hit. Then, with every package's
  * exports known, Zen class and import hashes are named: /Script objects through the global script
  * objects, package imports through the exporting package's public export hashes.
@@ -15,12 +16,14 @@ import { findScriptObjects } from '../package/script-objects.js';
 import { isUAssetFileName, isUe12FileName, withoutExtension } from '../package/package-files.js';
 import { joinPlans } from '../workers/block-plan.js';
 import type { WorkerPool } from '../workers/pool.js';
-import { findScriptObject, scriptObjectPath, type ScriptObjects } from '../zen/script-objects.js';
+import type { ScriptObjects } from '../zen/script-objects.js';
 import {
   classicFacts, extractSpan, isTextFileName, locresFacts, MAX_TEXT_FILE_BYTES, textFileFacts,
-  type FileFacts, type RefFact, type SpanItem, type SpanReply, type ZenFacts,
+  type FileFacts, type SpanItem, type SpanReply,
 } from './extract.js';
 import { HitKind, SearchIndexBuilder, type SearchIndex } from './search-index.js';
+import { SpanFactsWriter } from './span-facts.js';
+import { ZenRecords, type ItemOutcome } from './zen-records.js';
 
 export interface SearchBuildProgress { done: number; total: number }
 
@@ -37,6 +40,8 @@ export interface SearchBuildOptions {
 const SPAN_BYTES = 2 * 1024 * 1024;
 /** Of a big package only its first bytes are read when strings are not wanted: its header is there. */
 const HEADER_BYTES = 256 * 1024;
+/** Builds started by this process: each names its worker string tables. */
+let builds = 0;
 /** Spans in flight per worker thread. */
 const SPANS_PER_THREAD = 3;
 /** Classic and text files read at once. */
@@ -60,14 +65,16 @@ export async function buildSearchIndex(install: Install, opts: SearchBuildOption
   };
   const fail = (i: number, message: string): void => { builder.problems.push({ path: entries[i]!.path, message }); };
 
-  await readZen(entries, facts, strings, opts.pool, signal, progress, fail);
+  const zen = new ZenRecords<SpanOf>(entries.length, builder);
+  await readZen(entries, zen, strings, opts.pool, signal, progress, fail, `build ${++builds} ${Date.now()}`);
   await readOthers(install, entries, facts, strings, signal, progress, fail);
   signal?.throwIfAborted();
 
   const containers = install.archives.filter((a): a is IoStoreContainer => a instanceof IoStoreContainer && a.status.state !== 'locked');
   const scripts = containers.length > 0 ? await findScriptObjects(containers) : { found: undefined };
   try {
-    addHits(builder, entries, facts, scripts.found?.objects);
+    zen.prepare(scripts.found?.objects);
+    addHits(builder, entries, facts, zen);
   } finally {
     await scripts.found?.opened?.close();
   }
@@ -96,9 +103,12 @@ function listEntries(install: Install): Entry[] {
   return entries;
 }
 
+/** A span as the records remember it: what is needed to read one of its packages again. */
+interface SpanOf { entries: number[]; items: SpanItem[]; c: IoStoreContainer; layout: ZenLayout }
+
 /** The Zen packages, container by container, span by span. */
-async function readZen(entries: Entry[], facts: (FileFacts | undefined)[], strings: boolean, pool: WorkerPool | undefined,
-  signal: AbortSignal | undefined, progress: (n: number) => void, fail: (i: number, m: string) => void): Promise<void> {
+async function readZen(entries: Entry[], zen: ZenRecords<SpanOf>, strings: boolean, pool: WorkerPool | undefined,
+  signal: AbortSignal | undefined, progress: (n: number) => void, fail: (i: number, m: string) => void, build: string): Promise<void> {
   const byContainer = new Map<IoStoreContainer, number[]>();
   entries.forEach((e, i) => {
     if (e.role !== 'zen') return;
@@ -107,33 +117,45 @@ async function readZen(entries: Entry[], facts: (FileFacts | undefined)[], strin
     if (!list) byContainer.set(c, (list = []));
     list.push(i);
   });
+  // Read alone: the whole header (a span holds the first HEADER_BYTES of a package), or after a span's failure.
+  const again = async (outcomes: ItemOutcome<SpanOf>[]): Promise<void> => {
+    for (const o of outcomes) {
+      const i = o.of.entries[o.k]!;
+      if ('error' in o) {
+        fail(i, o.error);
+        continue;
+      }
+      const item = 'needsBytes' in o ? { ...o.of.items[o.k]!, length: o.needsBytes } : o.of.items[o.k]!;
+      const one = { entries: [i], items: [item], c: o.of.c, layout: o.of.layout };
+      const [bad] = zen.add(await readOne(o.of.c, entries[i]!, item, o.of.layout, strings, signal), one);
+      if (bad) fail(i, 'error' in bad ? bad.error : 'needsBytes' in bad ? `its header needs ${bad.needsBytes} bytes` : 'not read');
+    }
+  };
   const jobs: (() => Promise<void>)[] = [];
   for (const [c, list] of byContainer) {
     const layout = await containerLayout(c);
     for (const span of spansOf(c, list, entries, strings)) {
       jobs.push(async () => {
         signal?.throwIfAborted();
-        const reply = await readSpan(c, span, layout, strings, pool, signal).catch((e: unknown) => {
+        const reply = await readSpan(c, span, layout, strings, pool, signal, build).catch((e: unknown) => {
           if (signal?.aborted) throw e;
           return undefined;
         });
-        for (const [k, i] of span.entries.entries()) {
-          // A span that failed as a whole: each package alone, so that only the bad one fails, with its own error.
-          const r = reply?.[k] ?? await readOne(c, entries[i]!, span.items[k]!, layout, strings, signal);
-          if ('error' in r) fail(i, r.error);
-          else facts[i] = r;
-        }
+        const of = { entries: span.entries, items: span.items, c, layout };
+        // A span that failed as a whole: each package alone, so that only the bad one fails, with its own error.
+        await again(reply ? zen.add(reply, of) : span.entries.map((_, k) => ({ of, k, missing: true as const })));
         progress(span.entries.length);
       });
     }
   }
   await runLimited(jobs, pool ? pool.threads * SPANS_PER_THREAD : 1);
+  await again(zen.drainParked());
 }
 
 /** A span's packages read in one job: in a worker when there is a pool, else here. */
 async function readSpan(c: IoStoreContainer, span: Span, layout: ZenLayout, strings: boolean, pool: WorkerPool | undefined,
-  signal: AbortSignal | undefined): Promise<SpanReply> {
-  const task = { layout, items: span.items, strings };
+  signal: AbortSignal | undefined, build: string): Promise<SpanReply> {
+  const task = { build, layout, items: span.items, strings };
   const plans = pool ? await Promise.all(span.entries.map((_, k) => c.planChunkHead(span.refs[k]!, span.items[k]!.length))) : [];
   if (pool && plans.every((p) => p !== null)) {
     const plan = joinPlans(plans.map((p, k) => ({ plan: p!, at: span.items[k]!.at })), span.length);
@@ -146,14 +168,18 @@ async function readSpan(c: IoStoreContainer, span: Span, layout: ZenLayout, stri
 
 /** One package read alone, its failure as its own error. */
 async function readOne(c: IoStoreContainer, e: Entry, item: SpanItem, layout: ZenLayout, strings: boolean,
-  signal: AbortSignal | undefined): Promise<SpanReply[number]> {
+  signal: AbortSignal | undefined): Promise<SpanReply> {
+  let bytes: Uint8Array;
   try {
-    const bytes = await c.readChunkRange(e.ref, 0, item.length, signal);
-    return extractSpan(bytes, { layout, strings, items: [{ ...item, at: 0 }] })[0]!;
+    bytes = await c.readChunkRange(e.ref, 0, item.length, signal);
   } catch (err) {
     if (signal?.aborted) throw err;
-    return { error: err instanceof Error ? err.message : String(err) };
+    const w = new SpanFactsWriter();
+    w.begin();
+    w.fail(err instanceof Error ? err.message : String(err));
+    return w.finish();
   }
+  return extractSpan(bytes, { layout, strings, items: [{ ...item, at: 0 }] });
 }
 
 /** The Zen layout of a container's packages, from its container header's version and its .utoc version. */
@@ -239,30 +265,7 @@ async function runLimited(jobs: (() => Promise<void>)[], limit: number): Promise
 }
 
 /** Every file's hits, in path order. */
-function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | undefined)[], scripts: ScriptObjects | undefined): void {
-  // Public exports of every Zen package by package id and hash: package imports name them.
-  const publicExports = new Map<string, string>();
-  for (const f of facts) {
-    if (f?.kind !== 'zen') continue;
-    for (const e of f.exports) if (!/^0+$|^f+$/.test(e.hash)) publicExports.set(`${f.packageId}:${e.hash}`, `${f.name}.${e.name}`);
-  }
-  const refPath = (pkg: ZenFacts, r: RefFact): string | undefined => {
-    switch (r[0]) {
-      case 'script': {
-        const i = scripts ? findScriptObject(scripts, r[1]) : undefined;
-        return i === undefined ? undefined : scriptObjectPath(scripts!, i);
-      }
-      case 'export': {
-        const e = pkg.exports[r[2]!];
-        return e ? `${pkg.name}.${e.name}` : undefined;
-      }
-      case 'package': {
-        const id = pkg.importedPackageIds[r[2]!], hash = pkg.importedHashes[r[3]!];
-        return id !== undefined && hash !== undefined ? publicExports.get(`${id}:${hash}`) : undefined;
-      }
-      default: return undefined;
-    }
-  };
+function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | undefined)[], zen: ZenRecords<SpanOf>): void {
   // "names[3]" and the like made once each, not once per hit.
   const places = new Map<string, string[]>();
   const place = (table: string, k: number, suffix = ''): string => {
@@ -274,19 +277,19 @@ function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | un
   entries.forEach((e, i) => {
     const file = b.file(e.path);
     b.hit(file, HitKind.path, e.path, 'path');
+    if (zen.has(i)) {
+      zen.emit(i, file);
+      return;
+    }
     const f = facts[i];
     if (!f) return;
-    if (f.kind !== 'text') {
+    if (f.kind === 'classic') {
       f.names.forEach((n, k) => b.hit(file, HitKind.name, n, place('names', k)));
       f.exports.forEach((x, k) => {
         b.hit(file, HitKind.export, x.name, place('exports', k));
-        const cls = 'class' in x ? refPath(f as ZenFacts, x.class) : x.classPath;
-        if (cls !== undefined) b.hit(file, HitKind.class, cls, place('exports', k, '.class'));
+        b.hit(file, HitKind.class, x.classPath, place('exports', k, '.class'));
       });
-      f.imports.forEach((r, k) => {
-        const path = typeof r === 'string' ? r : refPath(f as ZenFacts, r);
-        if (path !== undefined) b.hit(file, HitKind.import, path, place('imports', k));
-      });
+      f.imports.forEach((path, k) => b.hit(file, HitKind.import, path, place('imports', k)));
     }
     for (const [where, text] of f.strings) b.hit(file, HitKind.string, text, where);
   });

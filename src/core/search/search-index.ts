@@ -77,24 +77,41 @@ export class SearchIndexBuilder {
   }
 
   hit(file: number, kind: number, text: string, where: string): void {
-    if (this.count === this.hitFile.length) this.grow();
+    this.hitIds(file, kind, this.intern(text), this.whereId(where));
+  }
+
+  /** A text's id, the same for equal texts. */
+  intern(text: string): number {
     let t = this.textIds.get(text);
     if (t === undefined) {
-      t = this.texts.length;
-      this.texts.push(text);
+      t = this.texts.push(text) - 1;
       this.textIds.set(text, t);
     }
+    return t;
+  }
+
+  text(id: number): string {
+    return this.texts[id]!;
+  }
+
+  /** A place's id ("names[3]"), the same for equal places. */
+  whereId(where: string): number {
     let w = this.whereIds.get(where);
     if (w === undefined) {
-      w = this.wheres.length;
-      this.wheres.push(where);
+      w = this.wheres.push(where) - 1;
       this.whereIds.set(where, w);
     }
+    return w;
+  }
+
+  /** A hit by the ids of its text (intern) and place (whereId). */
+  hitIds(file: number, kind: number, text: number, where: number): void {
+    if (this.count === this.hitFile.length) this.grow();
     const i = this.count++;
     this.hitFile[i] = file;
     this.hitKind[i] = kind;
-    this.hitText[i] = t;
-    this.hitWhere[i] = w;
+    this.hitText[i] = text;
+    this.hitWhere[i] = where;
   }
 
   finish(): SearchIndex {

@@ -201,9 +201,11 @@ export function runBlockPlan(plan: BlockPlan, reader: RangeReader, scratch: Scra
       // A block taken whole is decoded in place where its codec can; the byte after it is the next
       // block's (written later) or, in the scratch output, spare.
       const dest = skip === 0 && take === b[o + PlanField.uncompressed]! ? out.subarray(at, at + take) : undefined;
+      // A block's first bytes only: decoded no further where the codec can stop early.
+      const prefix = !dest && skip === 0 ? out.subarray(at, at + take) : undefined;
       const room = at + take < plan.size || reuseOutput;
-      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!), dest, room);
-      if (decoded !== dest) out.set(decoded.subarray(skip, skip + take), at);
+      const decoded = decodeBlock(plan, k, bytes.subarray(from, from + b[o + PlanField.stored]!), dest, room, prefix);
+      if (decoded !== dest && decoded !== prefix) out.set(decoded.subarray(skip, skip + take), at);
     }
     i = e;
   }
@@ -229,14 +231,22 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
     throw tagJobIndex(err, 0);
   }
   const whole = b[PlanField.uncompressed] === plan.size;
-  const dest = whole ? (reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size)) : undefined;
-  const decoded = decodeBlock(plan, 0, bytes, dest, reuseOutput);
-  if (decoded === dest) return dest;
+  // The block's first bytes only (a header): decoded no further where the codec can stop early.
+  const codec = plan.codecs[b[PlanField.codec]! | 0]!;
+  let prefix = false;
+  try {
+    prefix = !whole && !isStoredCodec(codec) && getCodec(codec).decodePrefix !== undefined;
+  } catch {
+    // An unknown codec: decodeBlock throws it, tagged with the block.
+  }
+  const out = whole || prefix ? (reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size)) : undefined;
+  const decoded = decodeBlock(plan, 0, bytes, whole ? out : undefined, reuseOutput, prefix ? out : undefined);
+  if (out && decoded === out) return out;
   const view = decoded.subarray(0, plan.size);
   if (view.buffer !== bytes.buffer) return view;
-  if (dest) {
-    dest.set(view);
-    return dest;
+  if (out) {
+    out.set(view);
+    return out;
   }
   // new Uint8Array(view) copies; a Buffer's slice() would not.
   return new Uint8Array(view);
@@ -247,9 +257,10 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
  * size, decompress. A stored, unencrypted block may hold more than its declared size (cut) or
  * less (fine while the plan takes no more than it holds). `dest` (the block's uncompressed size)
  * is where a codec that can decodes into (`room`: the byte after it may be overwritten); the
- * result is `dest` when it did.
+ * result is `dest` when it did. `prefix`: the plan takes the block's first bytes only, this many;
+ * a codec that can stop early decodes just those into it, and the result is `prefix`.
  */
-function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint8Array, room = false): Uint8Array {
+function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint8Array, room = false, prefix?: Uint8Array): Uint8Array {
   const o = k * PLAN_STRIDE;
   const b = plan.blocks;
   const codec = plan.codecs[b[o + PlanField.codec]! | 0]!;
@@ -270,6 +281,9 @@ function decodeBlock(plan: BlockPlan, k: number, stored: Uint8Array, dest?: Uint
       if (dest && c.decodeInto) {
         c.decodeInto(data, dest, room);
         decoded = dest;
+      } else if (prefix && c.decodePrefix && prefix.length <= uncompressed) {
+        c.decodePrefix(data, prefix);
+        decoded = prefix;
       } else {
         decoded = c.decode(data, uncompressed);
         if (isStoredCodec(codec)) decoded = decoded.subarray(0, Math.min(decoded.length, uncompressed));

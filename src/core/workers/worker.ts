@@ -17,7 +17,9 @@ import { ReadOnlyFiles } from './file-cache.js';
 import { writePlannedFiles } from './file-write.js';
 import { unpackWrite } from './packed-writes.js';
 import { decodePixels } from '../assets/texture/decode/index.js';
+import { threadId } from 'node:worker_threads';
 import { runSpanTask, type SpanReply, type SpanTask } from '../search/extract.js';
+import { StringTables } from '../search/span-facts.js';
 import { decodeSoundPayload } from '../assets/sound/decode.js';
 import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
@@ -30,6 +32,7 @@ const FILE_IDLE_MS = 10_000;
 
 const files = new ReadOnlyFiles(64, FILE_IDLE_MS);
 const scratch = new Scratch();
+const searchStrings = new StringTables(`thread ${threadId}`);
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 export default async function runTask(task: PoolTask): Promise<unknown> {
@@ -73,7 +76,11 @@ export function digest(task: DigestTask): Promise<string> {
 export async function searchExtract(task: SpanTask): Promise<SpanReply> {
   await whenCodecsReady();
   try {
-    return runSpanTask(task, files, scratch);
+    return runSpanTask(task, files, scratch, searchStrings.for(task.build));
+  } catch (e) {
+    // Strings may have gone into the table without reaching the main thread.
+    searchStrings.spoil(task.build);
+    throw e;
   } finally {
     closeIdleFilesLater();
   }

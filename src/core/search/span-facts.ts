@@ -1,0 +1,239 @@
+/**
+ * The facts of a span of Zen packages as they cross from a worker to the main thread: the hit
+ * texts and the other strings (keys: package names, script object hashes, where a string was
+ * found) new to the thread's string table, the span's distinct object references, and one
+ * Int32Array of records, one per package, holding ids into those tables. Structured clone copies
+ * only strings the main thread has not had from that thread and three typed arrays per span,
+ * instead of an object per name, export and import, and the main thread interns each distinct
+ * string once per thread, not once per hit.
+ *
+ * A record (at `starts[k]` in `ints`):
+ *   RecordStatus.ok, nameKey, lowerNameKey, nNames, name texts..., nExports,
+ *     (name text, class ref, hashLo, hashHi) per export, nImports, refs..., nStrings, (where key, text) per string
+ *   RecordStatus.error, index into `errors`
+ *   RecordStatus.needsBytes, bytes of the chunk the header needs (the span held fewer)
+ *   RecordStatus.unread: its bytes could not be read (the main thread reads it again and names why)
+ * A ref in a record is an index into `refs` (RefKind, a, b, c per ref), -1 for none, and -2 - i
+ * for the package's own export i.
+ */
+
+import { hexWords } from '../hash/cityhash64.js';
+
+export const RecordStatus = { ok: 0, error: 1, needsBytes: 2, unread: 3 } as const;
+
+/** What a distinct reference of a span is; `a`, `b`, `c` as said per kind. */
+export const RefKind = {
+  /** a: key of the /Script object's index as 16 hex digits; b, c: its low and high words. */
+  script: 1,
+  /** a: key of the imported package's name ASCII-lowercased (its package id's input); b, c: the public export hash's low and high words. */
+  package: 2,
+} as const;
+
+export const REF_STRIDE = 4;
+export const NO_REF = -1;
+
+/** A span's facts (see the file comment). */
+export interface SpanReply {
+  /** The string table its ids are of, and the strings new to it: ids textBase.., keyBase... */
+  table: string;
+  textBase: number;
+  texts: string[];
+  keyBase: number;
+  keys: string[];
+  refs: Int32Array;
+  starts: Int32Array;
+  ints: Int32Array;
+  errors: string[];
+}
+
+/** Table entries after which a worker starts a new table (its memory stays bounded on a huge install). */
+const MAX_TABLE_STRINGS = 400_000;
+
+/**
+ * The strings a thread has sent for one index build, so that each distinct string crosses to the
+ * main thread once per thread, not once per span: a reply carries only the strings new to the
+ * table, and the main thread keeps each table's ids (zen-records.ts). Replies of one table must be
+ * taken in order; a table that may have lost a reply is dropped (`spoil`) and the next gets a new id.
+ */
+export class StringTable {
+  readonly texts = new Map<string, number>();
+  readonly keys = new Map<string, number>();
+  /** A package name's lowercased key id, by the name as written. */
+  readonly packageKeys = new Map<string, number>();
+  constructor(readonly id: string) {}
+  get full(): boolean { return this.texts.size + this.keys.size > MAX_TABLE_STRINGS; }
+}
+
+/** A thread's string tables by build (a worker may serve two builds at once); the oldest beyond two are dropped. */
+export class StringTables {
+  private readonly byBuild = new Map<string, StringTable>();
+  private made = 0;
+  constructor(private readonly prefix: string) {}
+
+  for(build: string): StringTable {
+    let t = this.byBuild.get(build);
+    if (!t || t.full) {
+      this.byBuild.delete(build);
+      t = new StringTable(`${this.prefix}:${++this.made}`);
+      this.byBuild.set(build, t);
+      for (const k of this.byBuild.keys()) if (this.byBuild.size > 2) this.byBuild.delete(k);
+    }
+    return t;
+  }
+
+  /** The build's table may have strings the main thread never got: start a new one. */
+  spoil(build: string): void {
+    this.byBuild.delete(build);
+  }
+}
+
+let localTables = 0;
+
+/** Builds a SpanReply, interning as it goes. */
+export class SpanFactsWriter {
+  private readonly table: StringTable;
+  private readonly textBase: number;
+  private readonly keyBase: number;
+  private readonly newTexts: string[] = [];
+  private readonly newKeys: string[] = [];
+  /** Refs by their low word (most are told apart by it), the rest by their four numbers. */
+  private readonly refByLow = new Map<number, number>();
+  private readonly refIds = new Map<string, number>();
+  private refs = new Int32Array(256);
+  private refCount = 0;
+  private ints = new Int32Array(4096);
+  private n = 0;
+  private readonly starts: number[] = [];
+  private readonly errors: string[] = [];
+  /** Where the record being written starts, to drop it when its package fails half way. */
+  private recordAt = -1;
+
+  /** `table`: the thread's table for this build; without one, a table of this span alone. */
+  constructor(table?: StringTable) {
+    this.table = table ?? new StringTable(`local:${++localTables}`);
+    this.textBase = this.table.texts.size;
+    this.keyBase = this.table.keys.size;
+  }
+
+  text(s: string): number {
+    let id = this.table.texts.get(s);
+    if (id === undefined) {
+      id = this.textBase + this.newTexts.push(s) - 1;
+      this.table.texts.set(s, id);
+    }
+    return id;
+  }
+
+  key(s: string): number {
+    let id = this.table.keys.get(s);
+    if (id === undefined) {
+      id = this.keyBase + this.newKeys.push(s) - 1;
+      this.table.keys.set(s, id);
+    }
+    return id;
+  }
+
+  /** A script object reference by its index's 16 hex digits. */
+  scriptRef(lo: number, hi: number): number {
+    const id = this.refByLow.get(lo | 0);
+    const o = (id ?? 0) * REF_STRIDE;
+    if (id !== undefined && this.refs[o] === RefKind.script && this.refs[o + 3] === (hi | 0)) return id;
+    return this.ref(RefKind.script, -1, lo, hi, hexWords(hi >>> 0, lo >>> 0));
+  }
+
+  /** A package import: the imported package's name (as the engine displays it) and the public export hash's words. */
+  packageRef(packageName: string, hashLo: number, hashHi: number): number {
+    let key = this.table.packageKeys.get(packageName);
+    if (key === undefined) this.table.packageKeys.set(packageName, (key = this.key(asciiLower(packageName))));
+    const id = this.refByLow.get(hashLo | 0);
+    const o = (id ?? 0) * REF_STRIDE;
+    if (id !== undefined && this.refs[o] === RefKind.package && this.refs[o + 1] === key && this.refs[o + 3] === (hashHi | 0)) return id;
+    return this.ref(RefKind.package, key, hashLo, hashHi);
+  }
+
+  /** The ref's id, made when new; a script ref's `a` is its hex's key, made here. */
+  private ref(kind: number, a: number, b: number, c: number, hex?: string): number {
+    b |= 0;
+    c |= 0;
+    const k = `${kind}:${hex ?? a}:${b}:${c}`;
+    let id = this.refIds.get(k);
+    if (id === undefined) {
+      if (hex !== undefined) a = this.key(hex);
+      id = this.refCount++;
+      if (this.refs.length < this.refCount * REF_STRIDE) this.refs = grow(this.refs, this.refCount * REF_STRIDE);
+      const o = id * REF_STRIDE;
+      this.refs[o] = kind;
+      this.refs[o + 1] = a;
+      this.refs[o + 2] = b;
+      this.refs[o + 3] = c;
+      this.refIds.set(k, id);
+      if (!this.refByLow.has(b)) this.refByLow.set(b, id);
+    }
+    return id;
+  }
+
+  /** Starts a package's record; its fields follow with put(). */
+  begin(): void {
+    this.recordAt = this.n;
+    this.starts.push(this.n);
+  }
+
+  put(v: number): void {
+    if (this.n === this.ints.length) this.ints = grow(this.ints, this.n + 1);
+    this.ints[this.n++] = v;
+  }
+
+  /** Reserves one int (a count written later with set()); returns where it is. */
+  reserve(): number {
+    this.put(0);
+    return this.n - 1;
+  }
+
+  set(at: number, v: number): void {
+    this.ints[at] = v;
+  }
+
+  /** Drops what was written of the record begun last (to write it again another way). */
+  rewind(): void {
+    this.n = this.recordAt;
+  }
+
+  /** The package being written failed: its record is replaced by an error. */
+  fail(message: string): void {
+    if (this.recordAt < 0) throw new Error('fail() outside a record');
+    this.n = this.recordAt;
+    this.put(RecordStatus.error);
+    this.put(this.errors.push(message) - 1);
+  }
+
+  /** The package's header needs `bytes` bytes of its chunk: its record says so. */
+  needs(bytes: number): void {
+    this.n = this.recordAt;
+    this.put(RecordStatus.needsBytes);
+    this.put(bytes);
+  }
+
+  /** The package's bytes could not be read. */
+  unread(): void {
+    this.n = this.recordAt;
+    this.put(RecordStatus.unread);
+  }
+
+  finish(): SpanReply {
+    return {
+      table: this.table.id, textBase: this.textBase, texts: this.newTexts, keyBase: this.keyBase, keys: this.newKeys,
+      refs: this.refs.slice(0, this.refCount * REF_STRIDE), starts: Int32Array.from(this.starts), ints: this.ints.slice(0, this.n), errors: this.errors,
+    };
+  }
+}
+
+function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(min, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** Lowercases ASCII letters only, as the package id's hash does (FPackageId::FromName). */
+export function asciiLower(s: string): string {
+  return /[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s;
+}
