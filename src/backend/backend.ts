@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -53,6 +53,7 @@ import { RecentList } from './recent.js';
 import { SaveService } from './save-conversion.js';
 import { TextureService } from './textures.js';
 import { MeshService, type MeshReader } from './meshes.js';
+import { AnimService } from './anims.js';
 import { readMesh } from '../core/assets/mesh/kind.js';
 import { describeFile, summarizeInstall, toTreeEntry } from './summary.js';
 import { SearchService } from './search.js';
@@ -111,6 +112,7 @@ export class Backend implements PakScopeApi {
   private readonly grants: PathGrants;
   private readonly textures: TextureService;
   private readonly meshes: MeshService;
+  private readonly anims: AnimService;
   private readonly saves: SaveService;
   private readonly comparisons: CompareService;
   private readonly searches: SearchService;
@@ -138,6 +140,13 @@ export class Backend implements PakScopeApi {
       packages: this.packages,
       read: opts.readMesh ?? readMesh,
       pool: poolOf(opts.decoder),
+      mappings: async (installId) => {
+        const entry = this.installs.get(installId);
+        return entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+      },
+    });
+    this.anims = new AnimService({
+      packages: this.packages,
       mappings: async (installId) => {
         const entry = this.installs.get(installId);
         return entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
@@ -272,6 +281,7 @@ export class Backend implements PakScopeApi {
     this.registryFacts.forget(req.installId);
     this.textures.forget(req.installId);
     this.meshes.forget(req.installId);
+    this.anims.forget(req.installId);
     await this.packages.forget(req.installId);
     const opened = await entry.ready.catch(() => null);
     await opened?.install.close();
@@ -364,6 +374,7 @@ export class Backend implements PakScopeApi {
     this.searches.forget(entry.id);
     this.textures.forget(entry.id);
     this.meshes.forget(entry.id);
+    this.anims.forget(entry.id);
     await this.packages.forget(entry.id);
     return { ...added, summary: loaded.summary, status: await this.keys.status(install, entry.root) };
   }
@@ -496,6 +507,10 @@ export class Backend implements PakScopeApi {
     return this.meshes.geometry(await this.install(req.installId), req);
   }
 
+  async animInfo(req: AssetRequest): Promise<AnimView> {
+    return this.anims.info(await this.install(req.installId), req);
+  }
+
   async assetText(req: AssetRequest): Promise<AssetText> {
     const install = await this.install(req.installId);
     return readAssetText(this.packages.packagesOf(req.installId, install), this.packages, req);
@@ -529,7 +544,10 @@ export class Backend implements PakScopeApi {
     const install = await this.install(req.installId);
     const file = await this.saves.destination(install, req);
     if ((SOUND_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.soundFile(install, req), req.conflict);
-    if (req.format === 'glb') return this.saves.write(file, await this.meshes.convert(install, req), req.conflict);
+    if (req.format === 'glb') {
+      const glb = await this.anims.isAnim(install, req) ? await this.anims.convert(install, req) : await this.meshes.convert(install, req);
+      return this.saves.write(file, glb, req.conflict);
+    }
     const view = await this.textures.info(install, req);
     if (!view.converts.includes(req.format)) throw new RequestError(`${view.name} (${view.pixelFormat}) does not convert to .${req.format}: ${view.converts.map((c) => `.${c}`).join(', ')}`);
     const bytes = await this.textures.convert(install, req);

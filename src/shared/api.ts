@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -190,6 +190,8 @@ export interface PakScopeApi {
   meshInfo(req: AssetRequest): Promise<MeshView>;
   /** One LOD's vertices, indices and morph target deltas as typed-array bytes, in the view's axes. */
   meshGeometry(req: MeshGeometryRequest): Promise<MeshGeometry>;
+  /** An animation sequence's facts, codecs, curves and its skeleton posed at each frame (the animation view). */
+  animInfo(req: AssetRequest): Promise<AnimView>;
   /** The text an export holds (a UE1/2 class's UnrealScript source): what the text preview shows. */
   assetText(req: AssetRequest): Promise<AssetText>;
   /** A data table, string table, curve table or curve as rows and columns (the table view). */
@@ -394,6 +396,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   soundBank: ASSET,
   meshInfo: ASSET,
   meshGeometry: { ...ASSET, lod: 'number?' },
+  animInfo: ASSET,
   assetText: ASSET,
   assetTable: { ...ASSET, flatten: 'boolean?' },
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },

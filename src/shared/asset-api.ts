@@ -4,12 +4,13 @@
  * decoded pixels page by page, thumbnails for the gallery, and saving a conversion. Byte arrays
  * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
  */
+import type { AnimCodecs } from '../core/assets/anim/types.js';
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
 import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
-export type { MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
+export type { AnimCodecs, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
 export interface PackageAsset {
@@ -224,6 +225,36 @@ export interface MeshView {
   storedBounds?: { origin: [number, number, number]; extent: [number, number, number]; radius: number };
   notes: string[];
   /** What saveConversion writes for it ("glb"). */
+  converts: string[];
+}
+
+/**
+ * An animation sequence for the animation view: its facts, and its skeleton's bones posed at each
+ * of its frames (positions in the mesh view's axes, cm), so the page only draws them.
+ */
+export interface AnimView {
+  path: string;
+  exportIndex: number;
+  class: string;
+  name: string;
+  /** The skeleton's object path, "" when unknown. */
+  skeleton: string;
+  /** The skeletal mesh of that skeleton found for it (its package, as ls prints it): what the .glb plays it on. */
+  mesh?: string;
+  sequenceLength: number;
+  rateScale: number;
+  /** Sampled keys: frames + 1 (both ends), 0 when not read. */
+  frames: number;
+  additive: string;
+  codecs: AnimCodecs;
+  tracks: { bone: number; boneName: string; translationKeys: number; rotationKeys: number; scaleKeys: number; formats: string[] }[];
+  /** Each curve's value at each frame. */
+  curves: { name: string; keys: number; values: number[] }[];
+  /** The skeleton's bones (empty when it was not read). */
+  bones: { name: string; parent: number }[];
+  /** frames x bones x 3: each bone's position at each frame, view axes (cm). */
+  positions: number[];
+  notes: string[];
   converts: string[];
 }
 

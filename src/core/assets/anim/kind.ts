@@ -9,7 +9,7 @@ import { ANIM_CLASSES } from './read/read.js';
 
 export const animKind: AssetKind = {
   kind: 'anim',
-  view: 'anim',
+  view: 'animation',
   classes: ANIM_CLASSES,
   converts: ['glb'],
   async convert(source, exportIndex, extension, opts) {

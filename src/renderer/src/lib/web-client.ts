@@ -164,6 +164,7 @@ export class WebClient implements PakScopeBridge {
   soundBank(req: ApiRequest<'soundBank'>) { return this.call('soundBank', req); }
   meshInfo(req: ApiRequest<'meshInfo'>) { return this.call('meshInfo', req); }
   meshGeometry(req: ApiRequest<'meshGeometry'>) { return this.call('meshGeometry', req); }
+  animInfo(req: ApiRequest<'animInfo'>) { return this.call('animInfo', req); }
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
   localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }

@@ -148,6 +148,15 @@ export class MeshScene {
     this.frameAll();
   }
 
+  /** Moves the bones shown (an animation's pose): x, y, z per bone in the view's axes (cm). */
+  setBonePositions(positions: ArrayLike<number>): void {
+    const view = this.view;
+    if (!view) return;
+    this.view = { ...view, bones: view.bones.map((b, i) => ({ ...b, position: [positions[i * 3]!, positions[i * 3 + 1]!, positions[i * 3 + 2]!] })) };
+    this.rebuildOverlays();
+    this.invalidate();
+  }
+
   /** Base colour textures by material slot, for the 'textures' colour mode (sections of other slots stay grey). */
   setTextures(textures: ReadonlyMap<number, SlotTexture>): void {
     for (const t of this.slotTextures.values()) t.dispose();
@@ -201,9 +210,9 @@ export class MeshScene {
     this.invalidate();
   }
 
-  /** Moves the camera so everything shown fits, looking at the mesh's front (engine +X) from above and to its right. */
-  frameAll(): void {
-    const sphere = this.contentSphere();
+  /** Moves the camera so everything shown (and `points`) fits, looking at the mesh's front (engine +X) from above and to its right. */
+  frameAll(points?: ArrayLike<number>): void {
+    const sphere = this.contentSphere(points);
     const r = Math.max(sphere.radius, 1);
     const fov = (this.camera.fov * Math.PI) / 180;
     const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
@@ -259,8 +268,10 @@ export class MeshScene {
     this.invalidate();
   }
 
-  private contentSphere(): Sphere {
+  /** What frameAll fits: the geometry, bones and sockets, and `points` (x, y, z each: an animation's every pose). */
+  private contentSphere(points?: ArrayLike<number>): Sphere {
     const box = new Box3();
+    for (let i = 0; points && i + 2 < points.length; i += 3) box.expandByPoint(new Vector3(points[i]!, points[i + 1]!, points[i + 2]!));
     if (this.geometry?.boundingBox) box.union(this.geometry.boundingBox);
     for (const b of this.view?.bones ?? []) box.expandByPoint(new Vector3(...b.position));
     for (const k of this.view?.sockets ?? []) box.expandByPoint(new Vector3(...k.position));

@@ -1,0 +1,117 @@
+/**
+ * The animation view's backend: a sequence's facts with its skeleton posed at every frame (the
+ * anim kind's readers, core/assets/anim), and its .glb on the skeletal mesh found for it. The
+ * last few are kept, so saving does not read the packages again.
+ */
+import { curveValue, localPose, bonePositions, readAnimatedMesh, writeAnimatedGlb, type AnimatedMesh } from '../core/assets/anim/index.js';
+import type { ConvertOptions } from '../core/assets/registry.js';
+import type { Install } from '../core/install/install.js';
+import type { Usmap } from '../core/usmap/types.js';
+import type { AnimView, AssetRequest, PackageAsset } from '../shared/asset-api.js';
+import { packageAssets } from './assets.js';
+import type { PackageService } from './packages.js';
+import { RequestError } from './request-error.js';
+
+const CACHED = 3;
+
+export interface AnimServiceOptions {
+  packages: PackageService;
+  mappings: (installId: string) => Promise<Usmap | undefined>;
+}
+
+interface Found { anim: AnimatedMesh; asset: PackageAsset; path: string }
+
+export class AnimService {
+  private readonly cache = new Map<string, Promise<Found>>();
+
+  constructor(private readonly opts: AnimServiceOptions) {}
+
+  forget(installId: string): void {
+    for (const k of [...this.cache.keys()]) if (k.startsWith(`${installId}|`)) this.cache.delete(k);
+  }
+
+  /** True when the request names an animation (the anim kind's export, or the package's first asset being one). */
+  async isAnim(install: Install, req: AssetRequest): Promise<boolean> {
+    const packages = this.opts.packages.packagesOf(req.installId, install);
+    const opened = await packages.open(this.opts.packages.locate(packages, req.path), req.engine ? { engine: req.engine } : {});
+    const assets = packageAssets(opened.model);
+    const asset = req.exportIndex === undefined ? assets[0] : assets.find((a) => a.exportIndex === req.exportIndex);
+    return asset?.kind === 'anim';
+  }
+
+  async info(install: Install, req: AssetRequest): Promise<AnimView> {
+    const { anim, asset, path } = await this.read(install, req);
+    return animView(anim, path, asset);
+  }
+
+  async convert(install: Install, req: AssetRequest & { lod?: number }): Promise<Uint8Array> {
+    const { anim } = await this.read(install, req);
+    try {
+      return await writeAnimatedGlb(anim, req.lod ?? 0);
+    } catch (e) {
+      if (e instanceof RangeError) throw new RequestError(`${anim.sequence.name}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  private read(install: Install, req: AssetRequest): Promise<Found> {
+    const key = `${req.installId}|${req.path}|${req.exportIndex ?? ''}|${req.engine ?? ''}`;
+    let hit = this.cache.get(key);
+    if (hit) this.cache.delete(key);
+    else {
+      hit = this.load(install, req);
+      hit.catch(() => { if (this.cache.get(key) === hit) this.cache.delete(key); });
+    }
+    this.cache.set(key, hit);
+    while (this.cache.size > CACHED) this.cache.delete(this.cache.keys().next().value!);
+    return hit;
+  }
+
+  private async load(install: Install, req: AssetRequest): Promise<Found> {
+    const packages = this.opts.packages.packagesOf(req.installId, install);
+    const opened = await packages.open(this.opts.packages.locate(packages, req.path), req.engine ? { engine: req.engine } : {});
+    const assets = packageAssets(opened.model);
+    const asset = req.exportIndex === undefined ? assets.find((a) => a.kind === 'anim') : assets.find((a) => a.exportIndex === req.exportIndex);
+    if (!asset || asset.kind !== 'anim') {
+      throw new RequestError(req.exportIndex === undefined ? `${opened.path} holds no animation sequence` : `export ${req.exportIndex} of ${opened.path} is not an animation sequence`);
+    }
+    const mappings = await this.opts.mappings(req.installId);
+    const opts: ConvertOptions = { ...(mappings ? { mappings } : {}), ...(req.engine ? { engine: req.engine } : {}) };
+    const anim = await readAnimatedMesh({ packages, ref: opened.path }, asset.exportIndex, opts);
+    return { anim, asset, path: opened.path };
+  }
+}
+
+/** The view's facts; bones posed at each frame, in the view's axes (the engine's (x, y, z) as (x, z, y), cm). */
+export function animView(a: AnimatedMesh, path: string, asset: PackageAsset): AnimView {
+  const s = a.sequence;
+  const bones = a.skeleton?.bones ?? [];
+  const frames = Math.max(1, s.frames);
+  const time = (f: number): number => (frames > 1 ? (f * s.sequenceLength) / (frames - 1) : 0);
+  const positions: number[] = [];
+  if (bones.length > 0) {
+    for (let f = 0; f < frames; f++) {
+      for (const p of bonePositions(bones, localPose(s, bones, time(f)))) positions.push(p[0], p[2], p[1]);
+    }
+  }
+  return {
+    path, exportIndex: asset.exportIndex, class: s.class, name: s.name, skeleton: s.skeleton, ...(a.meshPath ? { mesh: a.meshPath } : {}),
+    sequenceLength: s.sequenceLength, rateScale: s.rateScale, frames: s.frames, additive: s.additive, codecs: { ...s.codecs },
+    tracks: s.trackBones.map((bone, i) => {
+      const t = s.tracks[i];
+      return {
+        bone, boneName: bones[bone]?.name ?? `bone ${bone}`,
+        translationKeys: t?.translation?.times.length ?? 0, rotationKeys: t?.rotation?.times.length ?? 0, scaleKeys: t?.scale?.times.length ?? 0,
+        formats: [...new Set([t?.translation?.format, t?.rotation?.format, t?.scale?.format].filter((x): x is string => !!x))],
+      };
+    }),
+    curves: s.curveNames.map((name) => {
+      const c = s.curves.find((x) => x.name === name);
+      return { name, keys: c?.keys.length ?? 0, values: c ? Array.from({ length: frames }, (_, f) => curveValue(c, time(f))) : [] };
+    }),
+    bones: bones.map((b) => ({ name: b.name, parent: b.parent })),
+    positions,
+    notes: [...s.notes, ...a.notes],
+    converts: s.tracks.length > 0 && a.skeleton ? [...asset.converts] : [],
+  };
+}
