@@ -26,6 +26,8 @@ import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js'
 import { wemSound } from '../core/assets/sound/wwise/wem.js';
 import { parseBank } from '../core/assets/sound/wwise/bank.js';
 import { installWwiseNames } from '../core/assets/sound/wwise/install-names.js';
+import { installMediaNames, mediumIdOfPath, mediumLabel } from '../core/assets/sound/wwise/install-labels.js';
+import { emptyNames, type WwiseNames } from '../core/assets/sound/wwise/names.js';
 import { bankListing, bankMediaSound, wemIdOfPath, withWwiseNames } from '../core/assets/sound/wwise/soundbank.js';
 import { assetKindOfFile } from '../core/assets/index.js';
 import type { LocalizationView, RegistryView } from '../shared/data-api.js';
@@ -117,6 +119,8 @@ export class Backend implements PakScopeApi {
   private readonly comparisons: CompareService;
   private readonly searches: SearchService;
   private readonly registryFacts = new RegistryFactsService();
+  /** Per install: what its Wwise metadata and event assets name of its media (read once, when a medium named by id is first listed or opened). */
+  private readonly wwiseLabels = new Map<string, Promise<WwiseNames>>();
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -279,6 +283,7 @@ export class Backend implements PakScopeApi {
     this.graphs.forget(req.installId);
     this.searches.forget(req.installId);
     this.registryFacts.forget(req.installId);
+    this.wwiseLabels.delete(req.installId);
     this.textures.forget(req.installId);
     this.meshes.forget(req.installId);
     this.anims.forget(req.installId);
@@ -290,7 +295,30 @@ export class Backend implements PakScopeApi {
   async listDir(req: { installId: string; path: string; filter?: string }): Promise<TreeEntry[]> {
     const install = await this.install(req.installId);
     const filter = req.filter?.trim() || undefined;
-    return install.listDir(normalizeDir(req.path), filter).map(toTreeEntry);
+    const entries = install.listDir(normalizeDir(req.path), filter).map(toTreeEntry);
+    // Wwise media named by id get the name of the events that play them, where the install says.
+    if (entries.some((e) => !e.isDir && mediumIdOfPath(e.path) !== undefined)) {
+      const names = await this.wwiseNamesOf(req.installId, install);
+      for (const e of entries) {
+        const id = e.isDir ? undefined : mediumIdOfPath(e.path);
+        const label = id === undefined ? undefined : mediumLabel(names, id);
+        if (label) e.label = label;
+      }
+    }
+    return entries;
+  }
+
+  private wwiseNamesOf(installId: string, install: Install): Promise<WwiseNames> {
+    let names = this.wwiseLabels.get(installId);
+    if (!names) {
+      names = (async () => {
+        const entry = this.installs.get(installId);
+        const mappings = entry ? (await this.mappings.forInstall(entry.root).catch(() => undefined))?.usmap : undefined;
+        return installMediaNames(this.packages.packagesOf(installId, install), mappings ? { mappings } : {});
+      })().catch(() => emptyNames());
+      this.wwiseLabels.set(installId, names);
+    }
+    return names;
   }
 
   async fileDetails(req: { installId: string; path: string }): Promise<FileDetails> {
@@ -372,6 +400,7 @@ export class Backend implements PakScopeApi {
     this.graphs.forget(entry.id); // new containers: new packages and edges
     this.comparisons.forgetInstall(entry.id);
     this.searches.forget(entry.id);
+    this.wwiseLabels.delete(entry.id);
     this.textures.forget(entry.id);
     this.meshes.forget(entry.id);
     this.anims.forget(entry.id);
@@ -572,7 +601,7 @@ export class Backend implements PakScopeApi {
       const { path, bytes } = await this.plainBytes(install, req.path);
       const sound = wemSound(bytes, baseName(path), path);
       const id = wemIdOfPath(path);
-      return id === undefined ? sound : withWwiseNames(sound, id, await installWwiseNames(install, path, []));
+      return id === undefined ? sound : withWwiseNames(sound, id, await this.wwiseNamesOf(req.installId, install));
     }
     if (plain === 'soundbank') {
       if (req.mediaId === undefined) throw new RequestError(`${req.path} is a sound bank: name one of its media (mediaId)`);

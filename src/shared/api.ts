@@ -69,6 +69,11 @@ export interface TreeEntry {
   overrides?: number;
   /** In a comparison's tree (comparisonDir): what changed here. */
   diff?: TreeDiff;
+  /**
+   * File: what the install's metadata calls it, where its name is only an id: a Wwise medium's
+   * events and original file ("Play_Footstep · Step_01.wav" for Media/123456.wem).
+   */
+  label?: string;
 }
 
 export interface FileDetails {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { loadWwise, wwiseExpected } from '../support/wwise-corpus.js';
-import { TEST_BANK, WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
+import { MEDIA_FOOTSTEP, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 import { validateRequest } from '../../src/shared/api.js';
 import { createHash } from 'node:crypto';
 
@@ -74,5 +74,33 @@ describe('Wwise sound banks in the backend', () => {
     await backend.saveConversion(validateRequest('saveConversion', { installId, path: TEST_BANK, mediaId: 799259675, format: 'wav', destination: wav }));
     expect(createHash('sha256').update((await readFile(wav)).subarray(44)).digest('hex')).toBe(want.sha256);
     await expect(backend.soundInfo({ installId, path: TEST_BANK })).rejects.toThrow(/name one of its media/);
+  });
+});
+
+describe('Wwise media named by the events that play them (the tree and the sound view)', () => {
+  let eventsId: string;
+  beforeAll(async () => {
+    await mkdir(join(dir, 'events'));
+    eventsId = (await backend.openInstall({ path: await writeWwiseEventsPak(join(dir, 'events')) })).id;
+  });
+
+  it('listDir labels media named by id: by the event bank\'s metadata (event and original file), or by an AkAudioEvent\'s media list', async () => {
+    const media = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Media' });
+    expect(media.map((e) => [e.name, e.label])).toEqual([
+      ['115002319.wem', 'Bullet_Impact · Bullet_Impact_4.wav'],
+      ['156526235.wem', 'Bullet_Impact · Ricochet_2.wav'],
+      ['47342949.wem', 'Play_Footsteps'],
+    ]);
+    // Other folders and files keep their names alone.
+    const root = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Event' });
+    expect(root.map((e) => e.label)).toEqual([undefined, undefined]);
+  });
+
+  it('the sound view of a medium names its events and original file', async () => {
+    const view = await backend.soundInfo({ installId: eventsId, path: MEDIA_IMPACT_4 });
+    expect([view.codec, view.sampleRate, view.channels, view.samples]).toEqual(['PCM', 48000, 1, 9600]);
+    expect([view.wwiseEvents, view.originalFile]).toEqual([['Bullet_Impact'], 'Bullet_Impact_4.wav (Media/115002319.wem)']);
+    const footstep = await backend.soundInfo({ installId: eventsId, path: MEDIA_FOOTSTEP });
+    expect([footstep.wwiseEvents, footstep.originalFile]).toEqual([['Play_Footsteps'], undefined]);
   });
 });

@@ -14,11 +14,20 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 import { wwiseExpected } from '../support/wwise-corpus.js';
-import { LE3_BANK, TEST_BANK, WEM_VORBIS, writeWwisePak } from '../support/wwise-pak.js';
+import { LE3_BANK, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'pakscope-wwise-e2e-'));
-const PAK = join(dir, 'pak', 'WwiseAudio-Windows.pak');
+// Both Wwise paks: the corpus's media and banks, and the 2022+ layout with the event assets.
+const PAKS = join(dir, 'pak');
+
+/** The app loaded (a test run alone starts on a blank page). */
+async function opened(page: Page, url: string): Promise<void> {
+  if (!page.url().startsWith('about:')) return;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(url);
+  await poll(() => page.getByTestId('containers').textContent()).toContain('WwiseAudio-Windows');
+}
 
 async function select(page: Page, filter: string, path: string): Promise<void> {
   await page.getByTestId('filter').fill(filter);
@@ -33,8 +42,9 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, 'pak'), { recursive: true });
     await writeWwisePak(join(dir, 'pak'));
+    await writeWwiseEventsPak(join(dir, 'pak'));
   });
-  const web = useWebSession(PAK);
+  const web = useWebSession(PAKS);
   afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
   it('a .wem opens on its Sound tab, plays and saves as WAV', async () => {
@@ -91,6 +101,42 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     await poll(() => page.getByTestId('sound-codec').textContent()).toBe('VORBIS');
     await poll(() => page.getByTestId('sound-audio').evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(17940 / 44100, 2);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-bank-le3.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('a medium named by its id shows in the tree by the event that plays it, and its sound view names the event', async () => {
+    const { page } = web;
+    await opened(page, web.session.url);
+    await page.getByTestId('filter').fill('Media/1');
+    await page.waitForTimeout(400);
+    const row = page.getByTestId('tree').locator(`.row[data-path="${MEDIA_IMPACT_4}"]`);
+    await poll(() => row.getByTestId('tree-label').textContent()).toBe('Bullet_Impact · Bullet_Impact_4.wav');
+    expect(await row.locator('.file-name').textContent()).toBe('(115002319.wem)');
+    await row.click();
+    await poll(() => page.getByTestId('sound-events').textContent()).toBe('Bullet_Impact');
+    expect(await page.getByTestId('sound-original').textContent()).toBe('Bullet_Impact_4.wav (Media/115002319.wem)');
+    expect(await page.getByTestId('sound-codec').textContent()).toBe('PCM');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-event-names.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('a bank\'s "Save all as WAV" exports its media as .wav in a folder named after it, named by the metadata', async () => {
+    const { page } = web;
+    await opened(page, web.session.url);
+    await select(page, 'Test.bnk', TEST_BANK);
+    await poll(() => page.getByTestId('bank-summary').textContent()).toContain('version 140');
+    await page.getByTestId('bank-save-all').click();
+    const dialog = page.getByTestId('export-dialog');
+    await poll(() => dialog.count()).toBe(1);
+    expect(await page.getByTestId('export-convert').isChecked()).toBe(true);
+    const out = join(dir, 'bank-out');
+    await page.getByTestId('export-destination').fill(out);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-bank-save-all.png') });
+    await page.getByTestId('export-start').click();
+    await poll(() => page.getByTestId('export-headline').textContent()).toMatch(/Exported 1 file \(/);
+    const wav = await readFile(join(out, 'Game/Content/WwiseAudio/Test/金币.wav'));
+    expect([wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt32LE(40)]).toEqual([2, 16000, 17920 * 2 * 2]);
+    await page.getByTestId('export-close').click();
     expect(web.problems).toEqual([]);
   });
 });

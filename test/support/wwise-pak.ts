@@ -25,3 +25,29 @@ export async function writeWwisePak(dir: string): Promise<string> {
   await writeFile(path, pak.bytes);
   return path;
 }
+
+/** The Wwise 2022+ layout (an event's own bank and metadata, media loose by id) and the integration's event assets. */
+export const EVENT_BANK = `${WWISE_DIR}/Event/Bullet_Impact.bnk`;
+export const MEDIA_IMPACT_4 = `${WWISE_DIR}/Media/115002319.wem`;
+export const MEDIA_RICOCHET_2 = `${WWISE_DIR}/Media/156526235.wem`;
+/** Named by id as Play_Footsteps' media list names one of its media (its bytes are Ricochet_2's: only the name is tested). */
+export const MEDIA_FOOTSTEP = `${WWISE_DIR}/Media/47342949.wem`;
+export const FOOTSTEPS_EVENT = `${WWISE_DIR}/Events/Default_Work_Unit/Play_Footsteps.uasset`;
+export const IMPACT_EVENT = `${WWISE_DIR}/Events/Default_Work_Unit/Bullet_Impact.uasset`;
+
+/** Writes WwiseEvents-Windows.pak (version 11) into `dir`. */
+export async function writeWwiseEventsPak(dir: string): Promise<string> {
+  const at = (p: string): string => p.slice('Game/'.length);
+  const pak = writePak([
+    { name: at(EVENT_BANK), data: loadWwise('Bullet_Impact.bnk') },
+    { name: at(EVENT_BANK).replace(/\.bnk$/, '.json'), data: loadWwise('Bullet_Impact.json') },
+    { name: at(MEDIA_IMPACT_4), data: loadWwise('115002319.wem') },
+    { name: at(MEDIA_RICOCHET_2), data: loadWwise('156526235.wem') },
+    { name: at(MEDIA_FOOTSTEP), data: loadWwise('156526235.wem') },
+    { name: at(FOOTSTEPS_EVENT), data: loadWwise('Play_Footsteps.uasset') },
+    { name: at(IMPACT_EVENT), data: loadWwise('Bullet_Impact.uasset') },
+  ], { version: 11, mountPoint: '../../../Game/' });
+  const path = join(dir, 'WwiseEvents-Windows.pak');
+  await writeFile(path, pak.bytes);
+  return path;
+}

@@ -137,6 +137,8 @@ export const audioCommand: Command = {
 };
 
 async function reportSound(session: Session, sound: Sound, target: { path: string } | undefined): Promise<void> {
+  if (sound.wwiseEvents?.length) session.out.note(`note: played by event${sound.wwiseEvents.length === 1 ? '' : 's'} ${sound.wwiseEvents.join(', ')}`);
+  if (sound.originalFile) session.out.note(`note: original file: ${sound.originalFile}`);
   for (const n of sound.notes) session.out.note(`note: ${n}`);
   if (session.json) await session.out.line(JSON.stringify(audioJson(sound)));
   else if (!target) await printFacts(session, sound);

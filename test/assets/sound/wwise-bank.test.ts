@@ -34,7 +34,7 @@ describe('Wwise sound banks', () => {
     expect(names.mediaEvents.get(799259675)).toEqual(['Play_Test']);
     const sound = bankMediaSound(bytes, 'Test.bnk', 799259675, names);
     expect(sound.name).toBe('金币');
-    expect(sound.notes.slice(0, 2)).toEqual(['played by event Play_Test', 'original file: 金币.wav (SFX\\金币_10C4C929.wem)']);
+    expect([sound.wwiseEvents, sound.originalFile]).toEqual([['Play_Test'], '金币.wav (SFX\\金币_10C4C929.wem)']);
   });
 
   it('Wwise ids are the FNV-1 hash of the lowercased name: the bank and its event', () => {

@@ -37,6 +37,10 @@ export interface SoundInfo {
   /** The SoundClass and attenuation settings the sound names, where it does. */
   soundClass?: string;
   attenuation?: string;
+  /** Wwise media: the events that play it, as the install's metadata or event assets name them. */
+  wwiseEvents?: string[];
+  /** Wwise media: the file it was made from ("Hit_01.wav"), and where Wwise put it, as the metadata says. */
+  originalFile?: string;
   /** Whether PakScope decodes the format to PCM. */
   decodable: boolean;
   /** The stored payload's own file extension ("wav", "ogg", "opus", "binka", "rada"). */

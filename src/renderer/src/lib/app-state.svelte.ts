@@ -32,8 +32,8 @@ export interface ExportRequest {
   entries: TreeEntry[];
   filter: string | undefined;
   whole: { fileCount: number; size: number };
-  /** The format chosen at first (the context menu's "Export as JSON"). */
-  format: 'raw' | 'json';
+  /** The format chosen at first (the context menu's "Export as JSON", a bank's "Save all as WAV"). */
+  format: 'raw' | 'json' | 'convert';
 }
 
 /** The right-click menu shown, where. */
@@ -339,17 +339,17 @@ export class AppState {
     this.exporting = { entries: tree.exportEntries(), filter: tree.filter, whole: { fileCount: tree.matchCount, size: tree.matchSize }, format: 'raw' };
   }
   /** The Export dialog for these entries (the context menu). */
-  exportEntries(entries: TreeEntry[], format: 'raw' | 'json'): void {
+  exportEntries(entries: TreeEntry[], format: ExportRequest['format']): void {
     if (!this.install || this.exporting) return;
     this.exporting = { entries, filter: undefined, whole: { fileCount: 0, size: 0 }, format };
   }
-  /** The Export dialog for one package file named by its tree path. */
-  async exportPackageFile(path: string): Promise<void> {
+  /** The Export dialog for one file named by its tree path ("convert" first for a bank's "Save all as WAV"). */
+  async exportPackageFile(path: string, format: ExportRequest['format'] = 'raw'): Promise<void> {
     const install = this.install;
     if (!install) return;
     try {
       const d = await this.api.fileDetails({ installId: install.id, path });
-      this.exportEntries([{ name: path.slice(path.lastIndexOf('/') + 1), path, isDir: false, size: d.size, fileCount: 1, container: d.container }], 'raw');
+      this.exportEntries([{ name: path.slice(path.lastIndexOf('/') + 1), path, isDir: false, size: d.size, fileCount: 1, container: d.container }], format);
     } catch (e) {
       this.showError(messageOf(e));
     }

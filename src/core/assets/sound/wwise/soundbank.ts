@@ -59,14 +59,15 @@ export function wemIdOfPath(path: string): number | undefined {
   return Number.isInteger(id) && id <= 0xffffffff ? id : undefined;
 }
 
-/** A medium's sound with what the metadata names of it in its notes: its original file and the events that play it. */
+/** A medium's sound with what the metadata names of it: the events that play it and its original file. */
 export function withWwiseNames<S extends Sound>(sound: S, id: number, names: WwiseNames): S {
   const original = names.media.get(id);
   const events = names.mediaEvents.get(id) ?? [];
-  const notes = [...sound.notes];
-  if (original) notes.unshift(`original file: ${original.name}${original.path ? ` (${original.path})` : ''}`);
-  if (events.length > 0) notes.unshift(`played by event${events.length === 1 ? '' : 's'} ${events.join(', ')}`);
-  return { ...sound, notes };
+  return {
+    ...sound,
+    ...(events.length > 0 ? { wwiseEvents: [...events] } : {}),
+    ...(original ? { originalFile: `${original.name}${original.path ? ` (${original.path})` : ''}` } : {}),
+  };
 }
 
 /**
