@@ -40,7 +40,7 @@ function asPtadpcm(b: Uint8Array): Uint8Array {
 }
 
 describe('Wwise codecs on mutated files', () => {
-  const files = ['synthetic-opus-wem-stereo.wem', 'synthetic-opus-wem-5.1.wem', 'synthetic-opusnx-stereo.wem', 'synthetic-ogg-opus-mono.wem', 'synthetic-ima-stereo.wem', 'synthetic-ima-stereo-rifx.wem'];
+  const files = ['synthetic-opus-wem-stereo.wem', 'synthetic-opus-wem-5.1.wem', 'synthetic-opus-wem-6ch-family255.wem', 'synthetic-opusnx-stereo.wem', 'synthetic-ogg-opus-mono.wem', 'synthetic-ima-stereo.wem', 'synthetic-ima-stereo-rifx.wem'];
   const sources = [...files.map((f) => [f, loadWwise(f)] as const), ['ptadpcm', asPtadpcm(loadWwise('synthetic-ima-stereo.wem'))] as const];
   for (const [name, src] of sources) {
     it(`${name}: a result or a FormatError, each in under 2 s`, async () => {

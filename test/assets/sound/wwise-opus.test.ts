@@ -30,8 +30,8 @@ interface Synthetic {
 const { fixtures } = JSON.parse(readFileSync(wwiseFile('synthetic.json'), 'utf8')) as { fixtures: Record<string, Synthetic> };
 
 describe('Wwise Opus .wem against ffmpeg (synthetic fixtures)', () => {
-  it('has the four fixtures', () => {
-    expect(Object.keys(fixtures).sort()).toEqual(['synthetic-ogg-opus-mono.wem', 'synthetic-opus-wem-5.1.wem', 'synthetic-opus-wem-stereo.wem', 'synthetic-opusnx-stereo.wem']);
+  it('has the five fixtures', () => {
+    expect(Object.keys(fixtures).sort()).toEqual(['synthetic-ogg-opus-mono.wem', 'synthetic-opus-wem-5.1.wem', 'synthetic-opus-wem-6ch-family255.wem', 'synthetic-opus-wem-stereo.wem', 'synthetic-opusnx-stereo.wem']);
   });
   for (const [file, want] of Object.entries(fixtures)) {
     it(`${file}: ${want.layout} ${want.codecId}, ${want.channels} ch, ${want.frames} frames`, async () => {
@@ -56,6 +56,36 @@ describe('Wwise Opus .wem against ffmpeg (synthetic fixtures)', () => {
       expect(Math.abs(peak - want.peak)).toBeLessThanOrEqual(8);
     });
   }
+
+  it('0x3040 with a "meta" chunk: the bytes it names at the data\'s start are passed over', async () => {
+    const src = loadWwise('synthetic-ogg-opus-mono.wem');
+    const wem = parseWem(src, 'x');
+    const skip = 24;
+    const meta = new Uint8Array(16);
+    meta.set([0x6d, 0x65, 0x74, 0x61, 8, 0, 0, 0, 0, 0, 0, 0, skip, 0, 0, 0]);
+    // RIFF header and fmt as they are, then meta, then the data chunk with 24 bytes of metadata in front.
+    const head = src.subarray(0, wem.dataOffset - 8);
+    const data = new Uint8Array(8 + skip + wem.data.length);
+    data.set([0x64, 0x61, 0x74, 0x61], 0);
+    new DataView(data.buffer).setUint32(4, skip + wem.data.length, true);
+    data.fill(0x5a, 8, 8 + skip);
+    data.set(wem.data, 8 + skip);
+    const b = new Uint8Array(head.length + meta.length + data.length);
+    b.set(head, 0);
+    b.set(meta, head.length);
+    b.set(data, head.length + meta.length);
+    new DataView(b.buffer).setUint32(4, b.length - 8, true);
+    const [plain, withMeta] = await Promise.all([wemSound(src, 'a').decode!(), wemSound(b, 'b').decode!()]);
+    expect(withMeta.samples).toEqual(plain.samples);
+  });
+
+  it('0x3039 whose fmt keeps a rate Opus has not (44.1 kHz): decoded at 48 kHz, its length from the packets', () => {
+    const b = loadWwise('synthetic-opusnx-stereo.wem').slice();
+    new DataView(b.buffer).setUint32(parseWem(b, 'x').fmtOffset + 4, 44100, true);
+    const s = wemSound(b, 'nx44.wem');
+    // 35 packets of 20 ms and one of 40 ms (the last) at 48 kHz, less the 120-frame delay.
+    expect([s.sampleRate, s.samples]).toEqual([48000, fixtures['synthetic-opus-wem-stereo.wem']!.frames + 312 + 648 - 120]);
+  });
 
   it('converts to a 16-bit WAV of its frames at 48 kHz', async () => {
     const wav = await convertSound(wemSound(loadWwise('synthetic-opus-wem-stereo.wem'), 'x'), undefined);

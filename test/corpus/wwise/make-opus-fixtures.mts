@@ -95,19 +95,21 @@ function figures(s16: Buffer, channels: number, from: number, count: number) {
   return { frames: count, rms, peak, excerptAt: mid, excerpt };
 }
 
-interface Source { name: string; channels: number; expr: string; layout?: string }
+interface Source { name: string; channels: number; expr: string; layout?: string; family255?: boolean }
 const SOURCES: Source[] = [
   { name: 'stereo', channels: 2, expr: '0.5*sin(2*PI*440*t)+0.1*sin(2*PI*(200+4000*t)*t)|0.25*sin(2*PI*660*t)' },
   { name: 'mono', channels: 1, expr: '0.4*sin(2*PI*330*t)*(1+sin(2*PI*3*t))/2' },
   // 5.1 in ffmpeg's (WAVE) order, each channel its own level: FL FR FC LFE BL BR.
   { name: '5.1', channels: 6, layout: '5.1', expr: '0.5*sin(2*PI*300*t)|0.4*sin(2*PI*500*t)|0.3*sin(2*PI*700*t)|0.2*sin(2*PI*60*t)|0.15*sin(2*PI*900*t)|0.1*sin(2*PI*1100*t)' },
+  // Six channels as six mono streams (mapping family 255), stored in order: no reordering anywhere.
+  { name: '6ch-family255', channels: 6, layout: '5.1', family255: true, expr: '0.5*sin(2*PI*300*t)|0.4*sin(2*PI*500*t)|0.3*sin(2*PI*700*t)|0.2*sin(2*PI*60*t)|0.15*sin(2*PI*900*t)|0.1*sin(2*PI*1100*t)' },
 ];
 
 const out: Record<string, unknown> = {};
 execFileSync('mkdir', ['-p', tmp]);
 for (const src of SOURCES) {
   const ogg = `${tmp}/${src.name}.opus`;
-  ffmpeg(['-f', 'lavfi', '-i', `aevalsrc=${src.expr}:s=48000:d=0.7${src.layout ? `:c=${src.layout}` : ''}`, '-c:a', 'libopus', '-b:a', `${48 * src.channels}k`, '-frame_duration', '20', ogg]);
+  ffmpeg(['-f', 'lavfi', '-i', `aevalsrc=${src.expr}:s=48000:d=0.7${src.layout ? `:c=${src.layout}` : ''}`, '-c:a', 'libopus', ...(src.family255 ? ['-mapping_family', '255'] : []), '-b:a', `${(src.family255 ? 96 : 48) * src.channels}k`, '-frame_duration', '20', ogg]);
   const oggBytes = readFileSync(ogg);
   const o = oggPackets(oggBytes);
   if (o.channels !== src.channels) throw new Error(`${src.name}: ${o.channels} channels`);
@@ -123,10 +125,11 @@ for (const src of SOURCES) {
     };
   };
 
-  if (src.name === 'stereo' || src.name === '5.1') {
+  if (src.name === 'stereo' || src.name === '5.1' || src.family255) {
     // 0x3041: sizes in "seek", packets back to back in "data".
-    const family = src.channels > 2 ? 1 : 0;
+    const family = src.family255 ? 255 : src.channels > 2 ? 1 : 0;
     if (family === 1 && JSON.stringify(o.streams.slice(0, 2)) !== JSON.stringify([4, 2])) throw new Error(`5.1 streams ${o.streams}`);
+    if (family === 255 && JSON.stringify(o.streams) !== JSON.stringify([6, 0, 0, 1, 2, 3, 4, 5])) throw new Error(`family 255 streams ${o.streams}`);
     const fmt = fmtHead(0x24, 0x3041, src.channels, 48000, 0, 0, src.channels === 6 ? layoutWord(6, 0x60f) : layoutWord(2, 0x3));
     fmt.writeUInt16LE(960, 0x12);
     fmt.writeInt32LE(samples, 0x18);
