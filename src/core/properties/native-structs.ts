@@ -9,6 +9,7 @@ import type { PropertyReader } from './reader.js';
 import { int64Value, floatValue, float32Value, ticksToIso, rawHex } from './values.js';
 import {
   CustomVersionKey, customVersionAtLeast, hasLargeWorldCoordinates, hasLinearColorMaterialInput, hasNativeMaterialInput, hasPinNamesAsFName,
+  hasSamplingRegionVertices,
 } from './versions.js';
 import { UE5Version } from '../uasset/versions.js';
 import { edGraphPinType } from './editor-structs.js';
@@ -42,6 +43,17 @@ const i64 = (r: BinaryReader): number | string => int64Value(r.i64());
 const u64 = (r: BinaryReader): number | string => int64Value(r.u64());
 
 const vector: NativeReader = realFields(XYZ);
+
+function intArray(r: BinaryReader, what: string): number[] {
+  const n = r.count(4, what);
+  return Array.from({ length: n }, () => r.i32());
+}
+/** FWeightedRandomSampler: Prob (floats), Alias (int32), TotalWeight. */
+function weightedRandomSampler(r: BinaryReader): PropertyValue {
+  const n = r.count(4, 'sampler probabilities');
+  const Prob = Array.from({ length: n }, () => f32(r));
+  return { Prob, Alias: intArray(r, 'sampler aliases'), TotalWeight: f32(r) };
+}
 const vector2D: NativeReader = realFields(XY);
 
 function box(point: NativeReader): NativeReader {
@@ -284,6 +296,14 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
   ['MovieSceneEvaluationKey', (_pr, r) => ({ SequenceID: r.u32(), TrackIdentifier: r.u32(), SectionIndex: r.u32() })],
   // Serializes nothing outside transactions.
   ['KeyHandleMap', () => ({})],
+  // FSkeletalMeshSampling's built data: area-weighted samplers (FWeightedRandomSampler) and regions.
+  ['SkeletalMeshSamplingLODBuiltData', (_pr, r) => ({ AreaWeightedTriangleSampler: weightedRandomSampler(r) })],
+  ['SkeletalMeshSamplingRegionBuiltData', (pr, r) => {
+    const out: Record<string, PropertyValue> = { TriangleIndices: intArray(r, 'triangle indices'), BoneIndices: intArray(r, 'bone indices') };
+    out.AreaWeightedSampler = weightedRandomSampler(r);
+    if (hasSamplingRegionVertices(pr.ctx.versions)) out.Vertices = intArray(r, 'vertices');
+    return out;
+  }],
 ]);
 
 /** Native readers tagged data may also have been written with: tried when the first does not fill the tag. */

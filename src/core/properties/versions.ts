@@ -28,6 +28,7 @@ export const CustomVersionKey = {
   InstancedStruct: 'E21E1CAAAF47425E89BF6AD44C44A8BB',
   Blueprints: 'B0D832E41F894F0DACCF7EB736FD4AA2',
   AnimPhys: '29E575DDE0A346279D10D276232CDCEA',
+  Niagara: 'F2AED0AC9AFE416F8664AA7FFA26D6FC',
 } as const;
 
 export const EditorObjectVersion = {
@@ -56,6 +57,12 @@ function custom(v: PropertyVersions, guid: string): number | null {
 export function customVersionAtLeast(v: PropertyVersions, guid: string, value: number, unversioned = true): boolean {
   const c = custom(v, guid);
   return c === null ? unversioned : c >= value;
+}
+
+/** UE4.21 (FNiagaraObjectVersion::SkeletalMeshVertexSampling): a skeletal mesh sampling region lists its vertices. */
+export function hasSamplingRegionVertices(v: PropertyVersions): boolean {
+  const n = custom(v, CustomVersionKey.Niagara);
+  return n === null ? v.ue4 >= 517 || v.ue5 > 0 : n >= 1;
 }
 
 /** UE5.0: vectors, rotators, quats and boxes hold doubles. */
