@@ -20,7 +20,7 @@
  *   (main, workers, rest), beside the raw baseline on the same blocks and the filesystem's own
  *   cost of making such files (open O_EXCL, write, close; nothing decoded).
  */
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openIoStoreContainer, IoStoreContainer } from '../src/core/iostore/container.js';
@@ -47,12 +47,17 @@ interface Manifest { root: string; aesKeyArg: string; params: { packages: number
 function findManifest(): string {
   const given = opt('manifest');
   if (given) return given;
+  // The newest quick install (the generator's version is in the folder's name).
+  let best: { path: string; time: number } | undefined;
   for (const d of readdirSync(tmpdir()).filter((n) => n.startsWith('pakscope-bench-'))) {
+    const path = join(tmpdir(), d, 'manifest.json');
     try {
-      const m = JSON.parse(readFileSync(join(tmpdir(), d, 'manifest.json'), 'utf8')) as Manifest;
-      if (m.params.packages <= 25_000) return join(tmpdir(), d, 'manifest.json');
+      const m = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+      const time = statSync(path).mtimeMs;
+      if (m.params.packages <= 25_000 && (!best || time > best.time)) best = { path, time };
     } catch { /* not an install */ }
   }
+  if (best) return best.path;
   throw new Error('no quick bench install in the temp dir: run `npx tsx bench/generate-install.ts --quick` first, or pass --manifest');
 }
 const manifest = JSON.parse(readFileSync(findManifest(), 'utf8')) as Manifest;

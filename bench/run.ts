@@ -122,7 +122,9 @@ async function measureDecode(m: InstallManifest, details: Record<string, unknown
     const perBlock = split
       ? `; per block, app: this thread ${split.main.toFixed(0)} µs, the pool's workers ${split.workers.toFixed(0)} µs, the rest (V8's GC helpers, libuv) ${split.rest.toFixed(0)} µs; raw ${(c.rawCpu[T]! * 1e6 / c.blocks).toFixed(0)} µs`
       : '';
-    const cpu = `CPU time per pass: app ${r2(c.appCpu[T]!)} s, raw ${r2(c.rawCpu[T]!)} s (raw/app ${r2(c.rawCpu[T]! / c.appCpu[T]!)})${perBlock}`;
+    const mc = c.appMarkCompacts?.[T];
+    const marks = mc ? `; the main thread's mark-compacts per app pass ${mc.count} (${mc.ms.toFixed(0)} ms of pauses)` : '';
+    const cpu = `CPU time per pass: app ${r2(c.appCpu[T]!)} s, raw ${r2(c.rawCpu[T]!)} s (raw/app ${r2(c.rawCpu[T]! / c.appCpu[T]!)})${perBlock}${marks}`;
     out.push(targetResult(name, c.app[T]! / c.raw[T]!,
       `app ${c.app[T]!.toFixed(0)} MiB/s (readChunk through a ${T}-thread pool) vs ${raw} ${c.raw[T]!.toFixed(0)} MiB/s in ${T} worker_threads, ` +
       `${(c.bytes / 2 ** 20).toFixed(0)} MiB in ${c.blocks} blocks of ${c.chunks} .ubulk chunks, median of ${PLAN.decodeReps}${aes(codec)}; ${one}; ${pool}; ${cpu}`));

@@ -12,6 +12,7 @@
  * Also the pool alone: the same blocks, already in memory, handed to the pool's decode() one
  * chunk per call (as readChunk hands them), so the pool's own cost shows apart from the reads.
  */
+import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
 import { openIoStoreContainer, type IoStoreContainer } from '../../src/core/iostore/container.js';
 import { pickContainerKey } from '../../src/core/iostore/container-key.js';
 import { KeyRing } from '../../src/core/crypto/keys.js';
@@ -58,6 +59,12 @@ export interface CodecRates {
    * where there is no /proc.
    */
   appThreadCpu?: Record<number, ThreadCpu>;
+  /**
+   * threads → the main thread's mark-compacts during an app pass (perf_hooks 'gc' entries of kind
+   * major), medians over the passes: how many, and their pauses' ms in all (their concurrent
+   * marking on the helper threads is in appThreadCpu's rest).
+   */
+  appMarkCompacts?: Record<number, { count: number; ms: number }>;
   /** threads → every pass's seconds */
   appPasses: Record<number, number[]>;
   rawPasses: Record<number, number[]>;
@@ -136,6 +143,15 @@ async function poolPass(pool: WorkerPool, chunks: BlockJob[][], bytes: number, i
   return (performance.now() - t0) / 1000;
 }
 
+/** The main thread's mark-compacts (perf_hooks 'gc' entries of kind major), as they come. */
+const majorGcs: { startTime: number; duration: number }[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if ((e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majorGcs.push({ startTime: e.startTime, duration: e.duration });
+  }
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+
 const results: CodecRates[] = [];
 for (const codec of CODECS) {
   const { picks, tocs } = await pickChunks(codec);
@@ -163,6 +179,7 @@ for (const codec of CODECS) {
     const appCpu: number[] = [];
     const rawCpu: number[] = [];
     const split: ThreadCpu[] = [];
+    const appWindows: [number, number][] = [];
     const cpuOf = async (pass: () => Promise<number>, into: number[], byThread?: ThreadCpu[]): Promise<number> => {
       const t0 = byThread ? threadCpu() : undefined;
       const c0 = process.cpuUsage();
@@ -183,7 +200,9 @@ for (const codec of CODECS) {
     await rawPass(workers, bytes);
     await poolPass(pool, jobs, bytes, 4 * threads);
     for (let r = 0; r < args.reps; r++) {
+      const w0 = performance.now();
       appTimes.push(await cpuOf(() => appPass(containers, picks, 4 * threads), appCpu, split));
+      appWindows.push([w0, performance.now()]);
       rawTimes.push(await cpuOf(() => rawPass(workers, bytes), rawCpu));
       poolTimes.push(await poolPass(pool, jobs, bytes, 4 * threads));
     }
@@ -194,6 +213,12 @@ for (const codec of CODECS) {
         main: median(split.map((x) => x.main)), workers: median(split.map((x) => x.workers)), rest: median(split.map((x) => x.rest)),
       };
     }
+    // Entries come in after their GC; by now those of the app passes have.
+    await new Promise((r) => setTimeout(r, 50));
+    const marks = appWindows.map(([a, b]) => majorGcs.filter((g) => g.startTime >= a && g.startTime < b));
+    (rates.appMarkCompacts ??= {})[threads] = {
+      count: median(marks.map((m) => m.length)), ms: median(marks.map((m) => m.reduce((n, g) => n + g.duration, 0))),
+    };
     rates.rawCpu[threads] = median(rawCpu);
     rates.appPasses[threads] = appTimes;
     rates.rawPasses[threads] = rawTimes;
@@ -208,4 +233,5 @@ for (const codec of CODECS) {
   await Promise.all([...tocs.values()].map((c) => c.close()));
   results.push(rates);
 }
+gcObserver.disconnect();
 emitResult({ codecs: results } satisfies DecodeResult);
