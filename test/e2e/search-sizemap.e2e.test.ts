@@ -1,8 +1,8 @@
 /**
  * End to end in Chromium: `npm run web` on the cue58 IoStore Tagged install. The search panel
  * (Ctrl+Shift+F) finds "Frankfurt" in ST_Fixed (the string table's source string, cue58's README
- * and CUE4Parse's fixture tests) and a click opens the package; the index is kept in the host's
- * config folder. The size map shows the install, drills down to the Textures folder, hovers a
+ * and CUE4Parse's fixture tests) and a click opens the package; a hit on an import, an export or
+ * a name opens the package at that row of its table; the index is kept in the host's config folder. The size map shows the install, drills down to the Textures folder, hovers a
  * file (path and sizes) and a click reveals it in the tree. Screenshots in test-artifacts/.
  */
 import { readdir } from 'node:fs/promises';
@@ -60,6 +60,46 @@ describe.skipIf(skipBrowser)('search and size map in Chromium (browser host)', (
     await poll(() => page.getByTestId('search-panel').isVisible()).toBe(true);
     expect(await hits.count()).toBeGreaterThan(0);
     await page.getByTestId('search-panel').getByLabel('Close the search').click();
+    expect(web.problems).toEqual([]);
+  });
+
+  it('opens a hit on an import, an export or a name at its row', async () => {
+    const { page } = web;
+    const hits = page.getByTestId('search-hit');
+    await page.keyboard.press('Control+Shift+F');
+    await poll(() => page.getByTestId('search-panel').isVisible()).toBe(true);
+    await page.getByTestId('search-input').fill('T_BC7');
+    await page.getByTestId('search-run').click();
+    await poll(() => page.getByTestId('search-status').textContent()).toMatch(/\d+ hits? in \d+ files?/);
+    /** Clicks the hit at `where` in `file` (the panel is brought back first when hidden). */
+    const openHit = async (file: string, where: string) => {
+      if (!(await page.getByTestId('search-panel').isVisible())) await page.keyboard.press('Control+Shift+F');
+      await poll(() => page.getByTestId('search-panel').isVisible()).toBe(true);
+      const group = page.locator('.search-panel .group').filter({ has: page.locator('.file .name', { hasText: new RegExp(`^${file}$`) }) });
+      await group.getByTestId('search-hit').filter({ has: page.locator('.where', { hasText: new RegExp(`^${where.replace(/[[\]]/g, '\\$&')}$`) }) }).click();
+      await poll(() => page.getByTestId('search-panel').isVisible()).toBe(false);
+    };
+    expect(await hits.count()).toBeGreaterThan(0);
+
+    // DA_AllProperties imports T_BC7 (its import 14, /Game/Fixtures/Textures/T_BC7.T_BC7): the Imports tab, that row selected.
+    await openHit('DA_AllProperties.uasset', 'imports[14]');
+    await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Properties/DA_AllProperties');
+    const imported = page.getByTestId('imports-table').locator('.row.focused');
+    await poll(() => imported.getAttribute('data-ref')).toBe('import:14');
+    expect(await imported.textContent()).toContain('/Game/Fixtures/Textures/T_BC7.T_BC7');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-search-import-row.png') });
+
+    // T_BC7's own export 0 and its name 16 ("/Game/Fixtures/Textures/T_BC7"): the Exports and Names rows.
+    await openHit('T_BC7.uasset', 'exports[0]');
+    await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Textures/T_BC7');
+    const exported = page.getByTestId('exports-table').locator('.row.focused');
+    await poll(() => exported.getAttribute('data-ref')).toBe('export:0');
+    expect(await exported.textContent()).toContain('T_BC7');
+    await openHit('T_BC7.uasset', 'names[16]');
+    const name = page.getByTestId('names-table').locator('.row.focused');
+    await poll(() => name.getAttribute('data-ref')).toBe('name:16');
+    expect(await name.textContent()).toContain('/Game/Fixtures/Textures/T_BC7');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-search-name-row.png') });
     expect(web.problems).toEqual([]);
   });
 

@@ -60,6 +60,8 @@ export interface PackageOpenOptions {
   view?: string | undefined;
   /** An export's object path to show (a followed reference). */
   focus?: string | undefined;
+  /** A row of the view's table to select: "export:3", "import:2", "name:5" (a search hit's place). */
+  row?: string | undefined;
 }
 
 /** A place back and forward go to: a package shown, or a file selected in the file view. */
@@ -464,18 +466,20 @@ export class AppState {
    * Shows a package: in a new tab (`newTab`, or when the file view is showing and no tab has it),
    * else in the tab shown. A tab that already shows it is brought forward.
    */
+  #rowSeq = 0;
   openPackage(path: string, opts: PackageOpenOptions = {}): void {
     const install = this.install;
     if (!install) return;
     const pkg = this.pkg;
     const existing = this.tabs.find((t) => t.installId === install.id && t.path === path);
     const view = opts.view ?? (existing ?? pkg)?.view ?? this.#lastView;
+    const row = opts.row !== undefined ? { ref: opts.row, seq: ++this.#rowSeq } : undefined;
     if (existing) {
-      this.tabs = replaceTab(this.tabs, existing.id, { focus: opts.focus, view });
+      this.tabs = replaceTab(this.tabs, existing.id, { focus: opts.focus, view, row });
       this.activeTab = existing.id;
-    } else if (pkg && !opts.newTab) this.tabs = replaceTab(this.tabs, pkg.id, { path, focus: opts.focus, view });
+    } else if (pkg && !opts.newTab) this.tabs = replaceTab(this.tabs, pkg.id, { path, focus: opts.focus, view, row });
     else {
-      const tab = newTab(install.id, path, view, opts.focus);
+      const tab = newTab(install.id, path, view, opts.focus, row);
       this.tabs = [...this.tabs, tab];
       this.activeTab = tab.id;
     }

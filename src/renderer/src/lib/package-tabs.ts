@@ -11,12 +11,17 @@ export interface PackageTab {
   readonly view: string;
   /** An object of the package to show when it opens (an export's object path): a followed reference. */
   readonly focus?: string | undefined;
+  /**
+   * A table row to select when the package shows ("export:3", "import:2", "name:5": a search
+   * hit's place); `seq` tells a second click on the same hit from the first.
+   */
+  readonly row?: { ref: string; seq: number } | undefined;
 }
 
 let nextId = 1;
 
-export function newTab(installId: string, path: string, view: string, focus?: string): PackageTab {
-  return { id: nextId++, installId, path, view, focus };
+export function newTab(installId: string, path: string, view: string, focus?: string, row?: PackageTab['row']): PackageTab {
+  return { id: nextId++, installId, path, view, focus, row };
 }
 
 /** The tab to show when `id` closes: the next one, else the one before, else the file view (null). */
