@@ -13,7 +13,7 @@ export const PROBE_DIR = join(PROJECT_ROOT, 'out', 'bench');
 /** The CLI's worker bundle (npm run bench builds it first). */
 export const WORKER_FILE = join(PROJECT_ROOT, 'out', 'cli', 'worker.mjs');
 
-export const PROBES = ['open-index', 'packages', 'decode', 'extract', 'raw-decode-worker', 'texture-decode', 'texture-preview', 'diff', 'search'] as const;
+export const PROBES = ['open-index', 'packages', 'decode', 'extract', 'raw-decode-worker', 'texture-decode', 'texture-preview', 'diff', 'search', 'mesh-host'] as const;
 export type ProbeName = (typeof PROBES)[number];
 
 export function probeFile(name: ProbeName): string {

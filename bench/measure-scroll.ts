@@ -48,7 +48,18 @@ export interface ScrollResult {
   hostOpenSeconds: number;
 }
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; cat?: string; args?: Record<string, unknown> }
+export interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; cat?: string; args?: Record<string, unknown> }
+
+/** Closes the browser, stops the host process (waiting for it to exit) and removes its config folder. */
+export async function endSession(browser: Browser | undefined, host: ChildProcess | undefined, configDir: string): Promise<void> {
+  await browser?.close().catch(() => undefined);
+  if (host && host.exitCode === null) {
+    const exited = new Promise((r) => host.once('exit', r));
+    host.kill('SIGTERM');
+    await exited;
+  }
+  await rm(configDir, { recursive: true, force: true });
+}
 
 /** Starts `node scripts/web.mjs <root>` and resolves the page URL it prints last. */
 function startHost(root: string, aesKeyArg: string, configDir: string): Promise<{ child: ChildProcess; url: string }> {
@@ -245,12 +256,6 @@ export async function measureScroll(opts: ScrollOptions): Promise<ScrollResult> 
       hostOpenSeconds,
     };
   } finally {
-    await browser?.close().catch(() => undefined);
-    if (host && host.child.exitCode === null) {
-      const exited = new Promise((r) => host!.child.once('exit', r));
-      host.child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(configDir, { recursive: true, force: true });
+    await endSession(browser, host?.child, configDir);
   }
 }

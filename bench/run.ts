@@ -4,7 +4,7 @@
  * bench/results.md (the latest run) plus results-full.* or results-quick.* (per mode, so a quick
  * run does not replace the full figures). See bench/README.md.
  *
- * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures, preview, diff: the
+ * Options: --quick; --only a,b (target groups: open, packages, decode, extract, scroll, textures, preview, diff, search, mesh: the
  * others are taken from the latest results of the same mode and install, when there are some);
  * --regenerate (rebuild the cached install).
  */
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { buildProbes, probeFile, PROJECT_ROOT, WORKER_FILE } from './build-probes.js';
 import { changedCopy } from './changed-copy.js';
 import { FULL_PARAMS, generateInstall, QUICK_PARAMS, type InstallManifest } from './generate-install.js';
+import { measureMesh } from './measure-mesh.js';
 import { measureScroll, type ScrollResult } from './measure-scroll.js';
 import { runProbe } from './probe-runner.js';
 import { measureTextureDecode } from './texture-decode.js';
@@ -39,8 +40,8 @@ const wants = (group: string): boolean => !only || only.has(group);
 
 /** How much each measurement does, per mode. */
 const PLAN = quick
-  ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3, textureRounds: 3, textureReps: 3, sessionExportMiB: 64 }
-  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 21, scrollSeconds: 5, textureRounds: 7, textureReps: 5, sessionExportMiB: 256 };
+  ? { openRuns: 3, viewSamples: 150, decodeMiB: 24, decodeReps: 3, extractMiB: 16, extractReps: 3, scrollSeconds: 3, textureRounds: 3, textureReps: 3, sessionExportMiB: 64, orbitFrames: 20 }
+  : { openRuns: 3, viewSamples: 300, decodeMiB: 128, decodeReps: 5, extractMiB: 64, extractReps: 21, scrollSeconds: 5, textureRounds: 7, textureReps: 5, sessionExportMiB: 256, orbitFrames: 40 };
 /** The worker pool's default size on this machine (createWorkerPool: availableParallelism, at most 4). */
 const POOL_THREADS = Math.min(4, availableParallelism());
 const SEED = 7;
@@ -243,6 +244,23 @@ async function measureDiff(m: InstallManifest, details: Record<string, unknown>)
     right ? undefined : false)];
 }
 
+async function measureMeshTarget(_m: InstallManifest, details: Record<string, unknown>): Promise<TargetResult[]> {
+  const r = await measureMesh({ side: 708, opens: 3, orbitFrames: PLAN.orbitFrames, workerFile: WORKER_FILE, log });
+  details['mesh'] = r;
+  const o = r.open;
+  const spread = (v: number[]): string => `${Math.min(...v).toFixed(0)} to ${Math.max(...v).toFixed(0)} ms`;
+  return [
+    targetResult('mesh_open_ms', o.openMs,
+      `${r.triangles.toLocaleString('en-US')} triangles, ${o.vertices.toLocaleString('en-US')} vertices (a synthetic grid in place of SM_Fixture's mesh); ` +
+      `median of ${r.opens.length} (${spread(r.opens.map((x) => x.openMs))}): openPackage ${o.packageMs.toFixed(0)} ms, meshInfo ${o.infoMs.toFixed(0)} ms, ` +
+      `meshGeometry ${o.geometryMs.toFixed(0)} ms (${(o.geometryBytes / 2 ** 20).toFixed(1)} MiB, one binary frame), scene built ${o.buildMs.toFixed(0)} ms, ` +
+      `first render call ${o.firstFrameMs.toFixed(0)} ms (the buffers' upload), the rest three.js loading and the page`),
+    targetResult('mesh_orbit_frame_ms', r.orbitP95Ms,
+      `${r.orbitFrames} frames, a drag step each: median ${r2(r.orbitMedianMs)} ms, max ${r2(r.orbitMaxMs)} ms of main-thread work; ` +
+      `three.js's render call median ${r2(r.renderMedianMs)} ms, max ${r2(r.renderMaxMs)} ms; SwiftShader takes ${(r.wallPerFrameMs / 1000).toFixed(1)} s a frame on the wall`),
+  ];
+}
+
 const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unknown>) => Promise<TargetResult[]>][] = [
   ['open', ['open_index_s', 'peak_rss_mb'], measureOpen],
   ['packages', ['graph_s', 'package_view_ms'], measurePackages],
@@ -254,6 +272,7 @@ const GROUPS: [string, TargetName[], (m: InstallManifest, d: Record<string, unkn
   ['preview', ['texture_preview_ms'], measureTexturePreview],
   ['diff', ['diff_s'], measureDiff],
   ['search', ['treemap_ms', 'search_index_s', 'search_ms'], measureSearch],
+  ['mesh', ['mesh_open_ms', 'mesh_orbit_frame_ms'], measureMeshTarget],
 ];
 
 async function writeAtomically(path: string, text: string): Promise<void> {

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Backend } from '../backend/backend.js';
 import { noDialogs } from '../backend/dialogs.js';
+import type { MeshReader } from '../backend/meshes.js';
 import { createWorkerPool, type WorkerPool } from '../core/workers/pool.js';
 import { startHost, type RunningHost } from './server.js';
 
@@ -54,6 +55,8 @@ export interface RunHostOptions {
   workerFile?: string;
   version?: string;
   out?: (line: string) => void;
+  /** The mesh reader (the bench hands over a synthetic mesh); the mesh kind's by default. */
+  readMesh?: MeshReader;
 }
 
 export async function runHost(argv: readonly string[], opts: RunHostOptions = {}): Promise<RunningHost> {
@@ -66,6 +69,7 @@ export async function runHost(argv: readonly string[], opts: RunHostOptions = {}
     dialogs: noDialogs,
     info: { name: 'PakScope', version: opts.version ?? '0.0.0', electron: null, chrome: null, mode: 'web' },
     decoder: pool,
+    ...(opts.readMesh ? { readMesh: opts.readMesh } : {}),
   });
   let open: string | null = null;
   if (args.path !== null) {

@@ -15,7 +15,7 @@ import { isInputError } from '../core/errors.js';
 import { ApiValidationError, isApiMethod, validateRequest, type ApiEvent, type PakScopeApi } from '../shared/api.js';
 import { RequestError } from '../backend/request-error.js';
 import { contentSecurityPolicy } from '../shared/csp.js';
-import { encodeJson } from '../shared/wire.js';
+import { encodeFrame, encodeJson, FRAME_TYPE } from '../shared/wire.js';
 
 export const TOKEN_HEADER = 'x-pakscope-token';
 const MAX_BODY = 1024 * 1024;
@@ -125,7 +125,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       const request = validateRequest(method, body);
       const fn = opts.backend[method] as (r: unknown) => Promise<unknown>;
       const value = await fn.call(opts.backend, request);
-      sendJson(res, 200, { ok: true, value });
+      sendAnswer(res, { ok: true, value });
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       const status = err instanceof ApiValidationError ? 400 : err instanceof RequestError ? err.status
@@ -236,6 +236,15 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
     req.on('error', fail);
   });
+}
+
+/** A successful answer: a binary frame when it holds byte arrays (written as they are, not copied), JSON otherwise. */
+function sendAnswer(res: ServerResponse, body: unknown): void {
+  const parts = encodeFrame(body);
+  if (!parts) return sendJson(res, 200, body);
+  res.writeHead(200, { 'Content-Type': FRAME_TYPE, 'Content-Length': parts.reduce((n, p) => n + p.byteLength, 0), 'Cache-Control': 'no-store' });
+  for (const p of parts) res.write(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  res.end();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -9,14 +9,14 @@ import { noDialogs } from '../../src/backend/dialogs.js';
 import { contentSecurityPolicy } from '../../src/shared/csp.js';
 import { parseHostArgs } from '../../src/host/main.js';
 import { startHost, TOKEN_HEADER, type RunningHost } from '../../src/host/server.js';
-import { decodeJson, encodeJson } from '../../src/shared/wire.js';
+import { decodeFrame, decodeJson, encodeFrame, encodeJson, FRAME_TYPE } from '../../src/shared/wire.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const AC_FIXTURE = 'CUE4ParseFixtures/Content/Fixtures/Animations/AC_Fixture.uasset';
 const SECRET = 'top secret: outside the static folder';
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string; raw: Buffer }
 
 /** A raw HTTP request: the path goes on the wire as given (no URL normalization). */
 function send(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
@@ -24,7 +24,7 @@ function send(port: number, opts: { method?: string; path: string; headers?: Rec
     const req = request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => { const raw = Buffer.concat(chunks); done({ status: res.statusCode ?? 0, headers: res.headers, body: raw.toString('utf8'), raw }); });
     });
     req.on('error', fail);
     req.end(opts.body);
@@ -122,15 +122,29 @@ describe('browser host', () => {
     expect(top.value).toEqual([{ name: 'CUE4ParseFixtures', path: 'CUE4ParseFixtures', isDir: true, size: 2_465_829, fileCount: 111 }]);
   });
 
-  it('sends bytes as base64 that the web client decodes', async () => {
+  it('sends an answer with bytes as a binary frame that the web client decodes', async () => {
     const r = await api('readFile', { installId, path: AC_FIXTURE, offset: 0, length: 16 });
-    expect(r.body).toContain('"$base64"');
-    const decoded = decodeJson(r.body) as { ok: boolean; value: { bytes: Uint8Array; total: number } };
+    expect(r.headers['content-type']).toBe(FRAME_TYPE);
+    expect(Number(r.headers['content-length'])).toBe(r.raw.length);
+    const frame = new Uint8Array(r.raw).buffer; // a copy of its own, as fetch's arrayBuffer() gives
+    const decoded = decodeFrame(frame) as { ok: boolean; value: { bytes: Uint8Array; total: number } };
     expect(decoded.value.total).toBe(1721);
     expect(decoded.value.bytes).toBeInstanceOf(Uint8Array);
     const direct = await backend.readFile({ installId, path: AC_FIXTURE, offset: 0, length: 16 });
     expect([...decoded.value.bytes]).toEqual([...direct.bytes]);
     expect(decodeJson(encodeJson({ a: new Uint8Array([0, 255, 7]), b: [1] }))).toEqual({ a: new Uint8Array([0, 255, 7]), b: [1] });
+  });
+
+  it('frames byte arrays of any length at multiples of 8, and refuses a frame cut short', () => {
+    const a = new Uint8Array([1, 2, 3]), c = new Uint8Array(Array.from({ length: 13 }, (_, i) => i + 4));
+    const joined = Buffer.concat(encodeFrame({ a, b: { c }, n: 5 })!);
+    const frame = new Uint8Array(joined).buffer;
+    const v = decodeFrame(frame) as { a: Uint8Array; b: { c: Uint8Array }; n: number };
+    expect(v).toEqual({ a, b: { c }, n: 5 });
+    expect([v.a.byteOffset % 8, v.b.c.byteOffset % 8, v.b.c.byteOffset - v.a.byteOffset]).toEqual([0, 0, 8]);
+    expect(encodeFrame({ n: 1, list: [new Uint8Array(1)] })).toBeNull(); // arrays in lists stay JSON (base64)
+    expect(() => decodeFrame(frame.slice(0, frame.byteLength - 8))).toThrow(/lies outside its/);
+    expect(() => decodeFrame(frame.slice(0, 10))).toThrow(/runs past its end/);
   });
 
   it('validates requests: 400 with the reason, 404 for unknown methods, 415 for other bodies', async () => {

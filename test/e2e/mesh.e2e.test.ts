@@ -4,9 +4,9 @@
  * channels, 100 x 100 x 20 cm), the mesh drawn (pixels other than the background), orbit by a
  * drag (the picture changes), LOD 1, wireframe and the UV checker, Save as glTF (.glb) (the file
  * passes the Khronos validator); then SK_Fixture with its bones and their names, its morph
- * target and LOD 1, and SKEL_Fixture (bones only); and a grid of a million triangles (the API's
- * answers swapped in the page) drawn and orbited. Screenshots go to test-artifacts/. Any console
- * error fails.
+ * target and LOD 1, and SKEL_Fixture (bones only); and a grid of a million triangles
+ * (test/fixtures/mesh-grid.ts, the API's answers swapped in the page) drawn and orbited.
+ * Screenshots go to test-artifacts/. Any console error fails.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, WEBGL_ARGS } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { parseGlb, validateGlb } from '../support/gltf-validator.js';
+import { meshGrid } from '../fixtures/mesh-grid.js';
+import { meshGeometry, meshView } from '../../src/backend/mesh-view.js';
+import { encodeFrame, FRAME_TYPE } from '../../src/shared/wire.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const MESHES = 'CUE4ParseFixtures/Content/Fixtures/Meshes';
@@ -46,38 +49,6 @@ function canvasPixels(page: Page): Promise<{ drawn: number; hash: number; width:
     }
     return { drawn, hash, width: c.width };
   });
-}
-
-/** A grid of `side` x `side` quads (2 side² triangles) in the view's axes, as meshInfo and meshGeometry answer for it. */
-function bigGrid(side: number) {
-  const n = (side + 1) ** 2;
-  const positions = new Float32Array(n * 3), normals = new Float32Array(n * 3), uvs = new Float32Array(n * 2);
-  for (let y = 0, v = 0; y <= side; y++) {
-    for (let x = 0; x <= side; x++, v++) {
-      positions.set([x - side / 2, 20 * Math.sin(x / 25) * Math.cos(y / 25), y - side / 2], v * 3);
-      normals[v * 3 + 1] = 1;
-      uvs.set([x / side, y / side], v * 2);
-    }
-  }
-  const indices = new Uint32Array(side * side * 6);
-  for (let y = 0, k = 0; y < side; y++) {
-    for (let x = 0; x < side; x++, k += 6) {
-      const a = y * (side + 1) + x;
-      indices.set([a, a + side + 1, a + 1, a + 1, a + side + 1, a + side + 2], k);
-    }
-  }
-  const triangles = side * side * 2;
-  const bytes = (a: Float32Array | Uint32Array) => new Uint8Array(a.buffer);
-  const lod = {
-    vertices: n, triangles, uvChannels: 1, normals: true, tangents: false, colors: false, influences: 0,
-    sections: [{ material: 0, firstIndex: 0, triangles: triangles / 2 }, { material: 1, firstIndex: triangles * 3 / 2, triangles: triangles / 2 }],
-    bounds: { min: [-side / 2, -side / 2, -20], max: [side / 2, side / 2, 20] },
-  };
-  const geometry = {
-    lod: 0, vertices: n, positions: bytes(positions), normals: bytes(normals), uvs: bytes(uvs), uvChannels: 1, indices: bytes(indices),
-    morphCounts: [], morphVertices: new Uint8Array(), morphDeltas: new Uint8Array(),
-  };
-  return { lod, geometry, triangles };
 }
 
 describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
@@ -244,47 +215,41 @@ describe.skipIf(skipBrowser)('a mesh of a million triangles in Chromium (WebGL t
 
   it('builds it once, draws it, and orbits it', async () => {
     const { page } = web;
-    const { encodeJson } = await import('../../src/shared/wire.js');
-    const big = bigGrid(708); // 1,002,528 triangles
-    // SM_Fixture's answers swapped for the big grid: the backend has no such asset in the corpus.
+    // SM_Fixture's answers swapped for the grid's, made by the backend's own functions: the corpus has no such mesh.
+    // (How fast it opens and orbits is the bench's mesh group, not a test's.)
+    const grid = meshGrid(708); // 1,002,528 triangles
+    const triangles = grid.lods[0]!.indices.length / 3;
     await page.route('**/api/meshInfo', async (route) => {
       const res = await route.fetch();
       const body = JSON.parse(await res.text());
-      body.value.lods = [big.lod];
+      body.value.lods = meshView(grid, body.value.path, body.value.exportIndex, body.value.converts).lods;
       await route.fulfill({ response: res, body: JSON.stringify(body) });
     });
-    const geometryBody = encodeJson({ ok: true, value: big.geometry });
-    await page.route('**/api/meshGeometry', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: geometryBody }));
+    const geometryBody = Buffer.concat(encodeFrame({ ok: true, value: meshGeometry(grid, 0) })!);
+    await page.route('**/api/meshGeometry', (route) => route.fulfill({ status: 200, contentType: FRAME_TYPE, body: geometryBody }));
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
     await openFromTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
-    const started = Date.now();
     await page.getByTestId('open-package').click();
     const canvas = page.getByTestId('mesh-canvas');
     await poll(() => canvas.getAttribute('data-vertices')).toBe(String(709 * 709));
     await poll(async () => Number(await canvas.getAttribute('data-frames'))).toBeGreaterThan(0);
-    const firstFrameMs = Date.now() - started;
-    expect(await page.getByTestId('mesh-triangles').textContent()).toBe(big.triangles.toLocaleString('en-US'));
+    expect(await page.getByTestId('mesh-triangles').textContent()).toBe(triangles.toLocaleString('en-US'));
+    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(5000);
+    const before = await canvasPixels(page);
 
-    // Orbit for 6 drag steps (SwiftShader draws a frame of this in about 2 s on 2 cores); count the frames drawn and time them.
+    // Orbit: a drag turns the camera; frames are drawn and the picture changes.
     const framesBefore = Number(await canvas.getAttribute('data-frames'));
     const box = (await canvas.boundingBox())!;
-    const t0 = Date.now();
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.4, { steps: 6 });
     await page.mouse.up();
-    await page.waitForTimeout(200);
-    const frames = Number(await canvas.getAttribute('data-frames')) - framesBefore;
-    const orbitMs = Date.now() - t0;
-    const cpuMs = Number(await canvas.getAttribute('data-frame-ms'));
+    await poll(async () => Number(await canvas.getAttribute('data-frames'))).toBeGreaterThan(framesBefore + 1);
+    await poll(async () => (await canvasPixels(page)).hash).not.toBe(before.hash);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-million.png') });
-    console.log(`1M triangles: first frame ${firstFrameMs} ms after Open; orbit: ${frames} frames in ${orbitMs} ms (SwiftShader, software); last frame ${cpuMs} ms on the page's thread`);
-    expect(frames).toBeGreaterThan(1);
-    // The page's own share of a frame stays small: the rest is the GPU's (here SwiftShader's) drawing.
-    expect(cpuMs).toBeLessThan(50);
     await page.unrouteAll();
     expect(web.problems).toEqual([]);
   }, 180_000);

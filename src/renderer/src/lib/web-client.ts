@@ -3,7 +3,7 @@
  * with the per-run token, events from GET /api/events (Server-Sent Events).
  */
 import type { ApiEvent, ApiMethod, ApiRequest, ApiResult, PakScopeBridge } from '../../../shared/api.js';
-import { decodeJson } from '../../../shared/wire.js';
+import { decodeFrame, decodeJson, FRAME_TYPE } from '../../../shared/wire.js';
 
 export const TOKEN_HEADER = 'x-pakscope-token';
 
@@ -111,12 +111,17 @@ export class WebClient implements PakScopeBridge {
       this.setLost(false);
       if (this.listeners.size > 0 && !this.source) this.openSource();
     }
-    const text = await res.text();
     let body: { ok?: boolean; value?: unknown; error?: { name?: string; message?: string } } = {};
-    try {
-      body = decodeJson(text) as typeof body;
-    } catch {
-      // not JSON: fall through to the status line
+    if (res.headers.get('content-type') === FRAME_TYPE) {
+      // Byte arrays (a mesh's LOD, an image) as views on the answer's own bytes.
+      body = decodeFrame(await res.arrayBuffer()) as typeof body;
+    } else {
+      const text = await res.text();
+      try {
+        body = decodeJson(text) as typeof body;
+      } catch {
+        // not JSON: fall through to the status line
+      }
     }
     if (!res.ok || !body.ok) {
       // The host's own refusals (token, Host, Origin); a path the user has not confirmed is the backend's (NeedsConfirmation).
