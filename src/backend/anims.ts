@@ -4,6 +4,8 @@
  * last few are kept, so saving does not read the packages again.
  */
 import { curveValue, localPose, bonePositions, readAnimatedMesh, writeAnimatedGlb, type AnimatedMesh } from '../core/assets/anim/index.js';
+import { composeMat4, invertAffineMat4, multiplyMat4, toGltfAxes, toGltfPosition, toGltfQuat, type Mat4 } from '../core/assets/mesh/gltf/axes.js';
+import type { MeshBone, MeshTransform } from '../core/assets/mesh/types.js';
 import type { ConvertOptions } from '../core/assets/registry.js';
 import type { Install } from '../core/install/install.js';
 import type { Usmap } from '../core/usmap/types.js';
@@ -13,6 +15,8 @@ import type { PackageService } from './packages.js';
 import { RequestError } from './request-error.js';
 
 const CACHED = 3;
+/** Meshes skinned in the view up to this many vertices (the page skins on its own thread); larger ones show their bones. */
+const MAX_SKINNED_VERTICES = 200_000;
 
 export interface AnimServiceOptions {
   packages: PackageService;
@@ -94,6 +98,9 @@ export function animView(a: AnimatedMesh, path: string, asset: PackageAsset): An
       for (const p of bonePositions(bones, localPose(s, bones, time(f)))) positions.push(p[0], p[2], p[1]);
     }
   }
+  const skin = skinOf(a, frames, time);
+  const notes = [...s.notes, ...a.notes];
+  if (a.meshPath && !skin && bones.length > 0) notes.push(`${a.meshPath} is not skinned in the view (no skin weights in LOD 0, or over ${MAX_SKINNED_VERTICES} vertices): its bones play the sequence`);
   return {
     path, exportIndex: asset.exportIndex, class: s.class, name: s.name, skeleton: s.skeleton, ...(a.meshPath ? { mesh: a.meshPath } : {}),
     sequenceLength: s.sequenceLength, rateScale: s.rateScale, frames: s.frames, additive: s.additive, codecs: { ...s.codecs },
@@ -111,7 +118,43 @@ export function animView(a: AnimatedMesh, path: string, asset: PackageAsset): An
     }),
     bones: bones.map((b) => ({ name: b.name, parent: b.parent })),
     positions,
-    notes: [...s.notes, ...a.notes],
+    ...(skin ? { skin } : {}),
+    notes,
     converts: s.tracks.length > 0 && a.skeleton ? [...asset.converts] : [],
   };
+}
+
+const localMatrix = (t: MeshTransform): Mat4 => composeMat4(toGltfPosition(t.translation, 1), toGltfQuat(t.rotation), toGltfAxes(t.scale));
+
+function globalsOf(bones: readonly MeshBone[], pose: readonly MeshTransform[]): Mat4[] {
+  const out: Mat4[] = [];
+  bones.forEach((b, i) => {
+    const m = localMatrix(pose[i]!);
+    out.push(b.parent >= 0 && b.parent < i ? multiplyMat4(out[b.parent]!, m) : m);
+  });
+  return out;
+}
+
+/** The skinning of the mesh's LOD 0 at every frame, where it has skin weights and is small enough to skin in the page. */
+function skinOf(a: AnimatedMesh, frames: number, time: (f: number) => number): AnimView['skin'] {
+  const { mesh, skeleton, sequence } = a;
+  const lod = mesh?.lods[0];
+  if (!mesh || !skeleton || !lod?.skin || mesh === skeleton || lod.vertexCount > MAX_SKINNED_VERTICES || sequence.tracks.length === 0) return undefined;
+  const bind = globalsOf(mesh.bones, mesh.bones.map((b) => b.local));
+  const inverseBind = bind.map(invertAffineMat4);
+  // Each mesh bone's skeleton bone (by name); a bone the skeleton lacks stays in its bind pose.
+  const skeletonIndex = mesh.bones.map((b) => skeleton.bones.findIndex((x) => x.name === b.name));
+  const matrices: number[] = [];
+  for (let f = 0; f < frames; f++) {
+    const skeletonPose = localPose(sequence, skeleton.bones, time(f));
+    const pose = mesh.bones.map((b, j) => (skeletonIndex[j]! >= 0 ? skeletonPose[skeletonIndex[j]!]! : b.local));
+    const globals = globalsOf(mesh.bones, pose);
+    globals.forEach((g, j) => {
+      const m = multiplyMat4(g, inverseBind[j]!);
+      // Rows of the 3x4 part (column-major storage: m[col * 4 + row]).
+      for (let r = 0; r < 3; r++) matrices.push(m[r]!, m[4 + r]!, m[8 + r]!, m[12 + r]!);
+    });
+  }
+  const n = lod.vertexCount, k = lod.skin.influences;
+  return { vertices: n, influences: k, joints: Array.from(lod.skin.joints.subarray(0, n * k)), weights: Array.from(lod.skin.weights.subarray(0, n * k)), bones: mesh.bones.length, matrices };
 }

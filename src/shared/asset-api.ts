@@ -254,6 +254,12 @@ export interface AnimView {
   bones: { name: string; parent: number }[];
   /** frames x bones x 3: each bone's position at each frame, view axes (cm). */
   positions: number[];
+  /**
+   * The mesh's LOD 0 skinned by the sequence (meshGeometry of `mesh` gives its bind pose):
+   * `influences` joints (the mesh's bone indices) and weights per vertex, and per frame per mesh
+   * bone the 3x4 matrix (rows) taking a bind-pose vertex to its posed place, view axes.
+   */
+  skin?: { vertices: number; influences: number; joints: number[]; weights: number[]; bones: number; matrices: number[] };
   notes: string[];
   converts: string[];
 }

@@ -1,6 +1,6 @@
 /**
  * End to end in Chromium (WebGL through SwiftShader): `npm run web` on the cue58 IoStore Tagged
- * install. Opens AS_Fixture on its Animation tab: the facts of CUE4Parse's fixture test (length
+ * install. Opens AS_Fixture on its Animation tab, SK_Fixture skinned by it: the facts of CUE4Parse's fixture test (length
  * 1 s, rate scale 1.25, SKEL_Fixture, tracks for Root, Joint_1, Joint_2, the curve FixtureCurve),
  * the codec named and decoded, SK_Fixture found as the mesh it plays on; plays (the time runs and
  * the bones move), pauses, scrubs to 0.5 s (Joint_1 at the top of its 4 cm bob: the picture
@@ -77,10 +77,11 @@ describe.skipIf(skipBrowser)('animations in Chromium (browser host, WebGL)', () 
     expect(await page.getByTestId('anim-bone-codec').textContent()).toMatch(/AnimCompress_PerTrackCompression_1.*PerTrackCompression.*decoded/);
     expect(await page.getByTestId('anim-mesh').textContent()).toBe('SK_Fixture');
 
-    // The bones drawn, their names beside them.
+    // SK_Fixture drawn skinned by the sequence, the bones over it with their names.
     const canvas = page.getByTestId('anim-canvas');
+    await poll(() => canvas.getAttribute('data-skinned')).toBe('1');
     await poll(() => page.locator('.labels .label').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(20);
+    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(3000);
     const still = await canvasPixels(page);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-anim-frame0.png') });
 

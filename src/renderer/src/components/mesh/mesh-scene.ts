@@ -156,6 +156,19 @@ export class MeshScene {
     this.frameAll();
   }
 
+  /** Replaces the vertex positions shown (a skinned pose): x, y, z per vertex in the view's axes; normals follow. */
+  setPositions(positions: Float32Array): void {
+    const g = this.geometry;
+    const attr = g?.getAttribute('position');
+    if (!g || !attr || attr.array.length !== positions.length) return;
+    (attr.array as Float32Array).set(positions);
+    attr.needsUpdate = true;
+    if (g.getAttribute('normal')) g.computeVertexNormals();
+    g.computeBoundingBox();
+    g.computeBoundingSphere();
+    this.invalidate();
+  }
+
   /** Moves the bones shown (an animation's pose): x, y, z per bone in the view's axes (cm). */
   setBonePositions(positions: ArrayLike<number>): void {
     const view = this.view;
