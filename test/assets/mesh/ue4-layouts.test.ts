@@ -68,6 +68,21 @@ describe('UE4 skeletal mesh layouts', () => {
   }
 });
 
+describe('UE4 skeletal meshes with cloth', () => {
+  for (const release of [416, 418, 420, 423, 425]) {
+    it(`UE${Math.floor(release / 100)}.${release % 100}: the cloth section's mapping and the cloth buffer stepped over with a note; colours stop where the cloth starts`, async () => {
+      const m = await meshOf(writtenSource('SkeletalMesh', skeletalMeshExport(release, { cloth: true }), release), {});
+      const lod = m.lods[0]!;
+      expect(Array.from(lod.positions)).toEqual(POSITIONS.flat());
+      expect(Array.from(lod.indices)).toEqual(INDICES);
+      // The first section's 4 vertices coloured as written, the cloth section's white.
+      expect(Array.from(lod.colors!)).toEqual([...COLORS.slice(0, 4).flat(), ...Array(12).fill(255)]);
+      expect(m.notes).toEqual(['LOD 0: cloth simulation data not read (the mesh is shown without it)']);
+      expect((await validateGlb(await writeGlb(m))).errors).toEqual([]);
+    });
+  }
+});
+
 describe('UE4 static mesh layouts', () => {
   for (const release of STATIC_RELEASES) {
     it(`UE${Math.floor(release / 100)}.${release % 100}: vertices, sections, UVs and colours as written; a valid .glb`, async () => {

@@ -82,10 +82,21 @@ function staticVertexBuffer(o: Out, release: number): void {
   for (let i = 0; i < n; i++) o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!);
 }
 
-function colorBuffer(o: Out): void {
-  o.strip(0, 0).i32(4).i32(COLORS.length).i32(4).i32(COLORS.length);
-  for (const [r, g, b, a] of COLORS) o.u8(b!).u8(g!).u8(r!).u8(a!);
+/** FColorVertexBuffer of the first `n` vertices (all by default; a UE4 LOD with cloth stops where the cloth section starts). */
+function colorBuffer(o: Out, n = COLORS.length): void {
+  o.strip(0, 0).i32(4).i32(n).i32(4).i32(n);
+  for (const [r, g, b, a] of COLORS.slice(0, n)) o.u8(b!).u8(g!).u8(r!).u8(a!);
 }
+
+/** Section 1's cloth: 3 FMeshToMeshVertData in its mapping, and the LOD's cloth vertex buffer. */
+const CLOTH_VERTICES = 3;
+const clothMapping = (o: Out, s: number, opts: SkeletalOptions): Out => (opts.cloth && s === 1 ? o.i32(CLOTH_VERTICES).zeros(64 * CLOTH_VERTICES) : o.i32(0));
+function clothBuffer(o: Out, release: number, opts: SkeletalOptions): void {
+  if (!opts.cloth) return;
+  o.strip(0, 0).i32(64).i32(CLOTH_VERTICES).zeros(64 * CLOTH_VERTICES);
+  if (release >= 418) o.i32(1).u32(0).u32(0); // the cloth index mapping
+}
+const colorsOf = (o: Out, opts: SkeletalOptions): void => colorBuffer(o, opts.cloth ? SECTIONS[1]!.baseVertex : COLORS.length);
 
 /** 4 influences per vertex: 4 bone bytes then 4 weight bytes. */
 function influences(o: Out, i: number): void {
@@ -121,10 +132,10 @@ function boneMap(o: Out, s: number): void {
 }
 
 /** FSkelMeshRenderSection (4.19+). */
-function renderSection(o: Out, release: number, s: number): void {
+function renderSection(o: Out, release: number, s: number, opts: SkeletalOptions): void {
   const x = SECTIONS[s]!;
   o.strip(0, 1).i16(x.material).i32(x.firstIndex).i32(x.triangles).bool(false).bool(true).u32(x.baseVertex);
-  o.i32(0); // cloth mapping
+  clothMapping(o, s, opts);
   boneMap(o, s);
   o.i32(x.vertices).u32(4).i16(-1).zeros(20);
   if (release < 423) o.i32(0).i32(0); // duplicated vertices (class strip flag 1 set from 4.23)
@@ -132,16 +143,19 @@ function renderSection(o: Out, release: number, s: number): void {
 }
 
 /** FSkelMeshSection as FStaticLODModel serializes it (before 4.19). */
-function modelSection(o: Out, release: number, s: number): void {
+function modelSection(o: Out, release: number, s: number, opts: SkeletalOptions): void {
   const x = SECTIONS[s]!;
   o.strip(0, 0).i16(x.material).i32(x.firstIndex).i32(x.triangles).u8(0).bool(false).i16(-1).u8(0).bool(false).bool(true).u32(x.baseVertex);
   boneMap(o, s);
-  o.i32(x.vertices).i32(4).i32(0).i32(0).i32(0).i16(-1);
+  o.i32(x.vertices).i32(4);
+  clothMapping(o, s, opts).i32(0).i32(0).i16(-1); // cloth mapping, physical mesh vertices and normals, cloth asset
   if (release < 416) o.i16(-1);
   else o.zeros(20);
 }
 
 export interface SkeletalOptions {
+  /** Section 1 simulated as cloth: its mapping and the LOD's cloth vertex buffer, stepped over by the reader. */
+  cloth?: boolean;
   /** Skin weight profile names written in the LOD (4.23+), stepped over by the reader. */
   profiles?: string[];
 }
@@ -163,7 +177,8 @@ function streamedBuffers(o: Out, release: number, opts: SkeletalOptions): void {
   positionBuffer(o);
   staticVertexBuffer(o, release);
   skinWeightBuffer(o, release);
-  colorBuffer(o);
+  colorsOf(o, opts);
+  clothBuffer(o, release, opts);
   skinWeightProfiles(o, release, opts.profiles ?? []);
   if (release >= 427) o.i32(0); // ray tracing geometry
 }
@@ -190,8 +205,8 @@ export function skeletalMeshExport(release: number, opts: SkeletalOptions = {}):
     o.i32(1);
     o.strip(1, 1); // FStaticLODModel: editor data and adjacency stripped
     o.i32(2);
-    modelSection(o, release, 0);
-    modelSection(o, release, 1);
+    modelSection(o, release, 0, opts);
+    modelSection(o, release, 1, opts);
     multisizeIndices(o, INDICES);
     o.i32(0); // ActiveBoneIndices
     o.i32(0).i32(n); // Size, NumVertices
@@ -213,7 +228,8 @@ export function skeletalMeshExport(release: number, opts: SkeletalOptions = {}):
     if (release < 415) {
       o.strip(0, 0).i32(4).i32(n);
       for (const [r, g, b, a] of COLORS) o.u8(b!).u8(g!).u8(r!).u8(a!);
-    } else colorBuffer(o);
+    } else colorsOf(o, opts);
+    clothBuffer(o, release, opts);
     return o.bytes();
   }
   o.bool(true); // bCooked
@@ -221,23 +237,24 @@ export function skeletalMeshExport(release: number, opts: SkeletalOptions = {}):
   if (release < 424) {
     o.strip(0, 1);
     o.i32(2);
-    renderSection(o, release, 0);
-    renderSection(o, release, 1);
+    renderSection(o, release, 0, opts);
+    renderSection(o, release, 1, opts);
     multisizeIndices(o, INDICES);
     o.i32(0); // ActiveBoneIndices
     o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
     positionBuffer(o);
     staticVertexBuffer(o, release);
     skinWeightBuffer(o, release);
-    colorBuffer(o);
+    colorsOf(o, opts);
+    clothBuffer(o, release, opts);
     if (release >= 423) skinWeightProfiles(o, release, opts.profiles ?? []);
     return o.bytes();
   }
   o.strip(0, 0).bool(false).bool(true);
   o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
   o.i32(2);
-  renderSection(o, release, 0);
-  renderSection(o, release, 1);
+  renderSection(o, release, 0, opts);
+  renderSection(o, release, 1, opts);
   o.i32(0); // ActiveBoneIndices
   o.u32(0); // the buffers' size
   streamedBuffers(o, release, opts);

@@ -222,10 +222,11 @@ export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors:
   const vertices = positions.length / 3;
   const streams = readStaticVertexBuffer(r, release, vertices);
   const skin = readSkinWeights(r, release, vertices);
-  const colors = hasColors ? readColors(r, vertices) : undefined;
+  const cloth = sections.some((s) => s.cloth);
+  const colors = hasColors ? readColors(r, vertices, cloth) : undefined;
   if (release < Release.NoAdjacency && (strip.klass & 1) === 0) readMultisizeIndices(r, 'adjacency index buffer');
   const skipped: string[] = [];
-  if (sections.some((s) => s.cloth)) skipped.push(skipClothBuffer(r, release));
+  if (cloth) skipped.push(skipClothBuffer(r, release));
   const profiles = skipSkinWeightProfiles(r, release, names);
   if (profiles.length > 0) skipped.push(`skin weight profiles ${profiles.join(', ')} not read (the default weights are shown)`);
   if (release >= Release.SkeletalRayTracing) {

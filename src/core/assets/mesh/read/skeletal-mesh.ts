@@ -59,6 +59,11 @@ function readLod(r: BinaryReader, source: PackageSource, release: number, hasCol
     let n = 5 + (release < Release.NoAdjacency && (strip.klass & 1) === 0 ? 5 : 0) + 16 + 8 + 8;
     n += release < Release.UnlimitedBoneInfluences ? 12 : 16 + 4 + (release >= Release.SkinWeight16 ? 4 : 0) + 4;
     r.skip(n);
+    if (sections.some((s) => s.cloth)) {
+      // The cloth buffer's: its index mapping (u64 each), two u32, [5.0+ a LOD bias per mapping].
+      const mappings = skipArray(r, 8, 'cloth index mapping');
+      r.skip(8 + (release >= Release.SkeletalUE5 ? 4 * mappings : 0));
+    }
     const profiles = r.count(8, 'skin weight profile names');
     r.skip(profiles * 8);
     if (release >= Release.SourceMeshBounds) r.skip(24);
