@@ -118,6 +118,7 @@ function readTimeMarkers(r: BinaryReader, count: number, frames: number, what: s
   return t;
 }
 
+/** The per-track codec's interval: a minimum and a range for each stored component, in pairs. */
 function readInterval(r: BinaryReader, mask: number): Interval {
   const iv: Interval = { min: [0, 0, 0], range: [0, 0, 0] };
   for (let c = 0; c < 3; c++) {
@@ -126,6 +127,12 @@ function readInterval(r: BinaryReader, mask: number): Interval {
     iv.range[c] = r.f32();
   }
   return iv;
+}
+
+/** The key-lerp codecs' interval: the three minimums, then the three ranges. */
+function readIntervalVectors(r: BinaryReader): Interval {
+  const min: Interval['min'] = [r.f32(), r.f32(), r.f32()];
+  return { min, range: [r.f32(), r.f32(), r.f32()] };
 }
 
 function readPerTrackChannel(r: BinaryReader, offset: number, kind: 'translation' | 'rotation' | 'scale', frames: number, track: number): AnimKeys {
@@ -160,7 +167,7 @@ function readKeyLerpChannel(r: BinaryReader, offset: number, count: number, form
   const rotation = kind === 'rotation';
   // A single key is always stored whole.
   const f = count === 1 ? (rotation ? Format.Float96NoW : Format.None) : format;
-  const iv = f === Format.IntervalFixed32NoW ? readInterval(r, 7) : undefined;
+  const iv = f === Format.IntervalFixed32NoW ? readIntervalVectors(r) : undefined;
   r.need((f === Format.Identity ? 0 : keyBytes(f, rotation, false, 7)) * count);
   const width = rotation ? 4 : 3;
   const values = new Float32Array(count * width);
