@@ -118,7 +118,7 @@ export class Backend implements PakScopeApi {
   private readonly saves: SaveService;
   private readonly comparisons: CompareService;
   private readonly searches: SearchService;
-  private readonly registryFacts = new RegistryFactsService();
+  private readonly registryFacts: RegistryFactsService;
   /** Per install: what its Wwise metadata and event assets name of its media (read once, when a medium named by id is first listed or opened). */
   private readonly wwiseLabels = new Map<string, Promise<WwiseNames>>();
 
@@ -139,6 +139,10 @@ export class Backend implements PakScopeApi {
         const entry = this.installs.get(installId);
         return entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
       },
+    });
+    this.registryFacts = new RegistryFactsService({
+      pool: poolOf(opts.decoder),
+      onReady: (installId) => this.emit({ type: 'registry-ready', installId }),
     });
     this.meshes = new MeshService({
       packages: this.packages,
@@ -325,11 +329,13 @@ export class Backend implements PakScopeApi {
     const install = await this.install(req.installId);
     const file = this.file(install, req.path);
     const details = describeFile(file);
-    // A package the install's asset registry lists: its class and tags, without opening it.
+    // A package the install's asset registry lists: its class and tags, without opening it. The
+    // registry is read in the background: until it is, the answer says so (a registry-ready event follows).
     if (/\.(uasset|umap)$/i.test(file.path) && this.registryFacts.hasRegistry(install)) {
       const pkg = this.packages.packagesOf(req.installId, install).index.ofFile(file);
-      const facts = pkg ? await this.registryFacts.factsOf(req.installId, install, pkg.name) : [];
-      if (facts.length > 0) details.registry = facts;
+      const facts = pkg ? this.registryFacts.factsIfRead(req.installId, install, pkg.name) : [];
+      if (facts === undefined) details.registryLoading = true;
+      else if (facts.length > 0) details.registry = facts;
     }
     return details;
   }

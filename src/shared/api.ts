@@ -100,6 +100,8 @@ export interface FileDetails {
   view?: string;
   /** A package's assets as the install's AssetRegistry.bin lists them (class and tags), where it does. */
   registry?: RegistryFact[];
+  /** The install's asset registry is still being read: ask again after its registry-ready event. */
+  registryLoading?: boolean;
 }
 
 export type ApiEvent =
@@ -111,6 +113,8 @@ export type ApiEvent =
   | { type: 'export-done'; result: ExportResult }
   /** A command from the native menu (Electron) for the page to carry out. */
   | { type: 'menu'; command: MenuCommand }
+  /** The install's asset registries have been read: fileDetails answers with their facts now. */
+  | { type: 'registry-ready'; installId: string }
   /** A search started with startSearch: index progress, its hits in batches as found, then one search-done. */
   | SearchEvent;
 

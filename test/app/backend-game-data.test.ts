@@ -4,7 +4,7 @@
  * CUE4Parse's FixturePakTests.cs asserts them, a French file written here with two of the five
  * keys, a Spanish one that does not read); assetRegistry lists the registry's assets with class,
  * tags and a link to each package the install holds; fileDetails of a package carries what the
- * registry says of it.
+ * registry says of it once the registry has been read in the background (in a worker with the pool).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { createWorkerPool } from '../../src/core/workers/pool.js';
+import { ensureWorkerBundle } from '../workers/worker-bundle.js';
 import { FRENCH, FRENCH_TEXT, LOCALIZATION, LOCRES_NS, makeGameDataInstall } from '../support/game-data-install.js';
 
 const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
@@ -30,6 +32,27 @@ afterAll(async () => {
   await rm(configDir, { recursive: true, force: true });
   await rm(dir, { recursive: true, force: true });
 });
+
+/**
+ * The first fileDetails of a package answers at once, saying the registry is being read; the
+ * registry-ready event follows, and then the answer has T_BC1's facts.
+ */
+async function expectRegistryFacts(b: Backend, id: string): Promise<void> {
+  const ready = new Promise<void>((resolve) => {
+    const off = b.onEvent((e) => { if (e.type === 'registry-ready' && e.installId === id) { off(); resolve(); } });
+  });
+  const path = 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC1.uasset';
+  const first = await b.fileDetails({ installId: id, path });
+  expect([first.registryLoading, first.registry]).toEqual([true, undefined]);
+  await ready;
+  const d = await b.fileDetails({ installId: id, path });
+  expect(d.registryLoading).toBeUndefined();
+  expect(d.registry?.map((f) => [f.registry, f.object, f.class])).toEqual([
+    ['CUE4ParseFixtures/AssetRegistry.bin', '/Game/Fixtures/Textures/T_BC1.T_BC1', '/Script/Engine.Texture2D'],
+  ]);
+  // 64x64, as CUE4Parse's FixtureTestUtilities.cs lists T_BC1.
+  expect(d.registry![0]!.tags).toContainEqual(['Dimensions', '64x64']);
+}
 
 describe('localization', () => {
   it('every culture of the target side by side, untranslated keys counted, a file that does not read named', async () => {
@@ -69,15 +92,22 @@ describe('assetRegistry', () => {
   });
 
   it('fileDetails of a package the registry lists: its class and tags, without opening the package', async () => {
-    const d = await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC1.uasset' });
-    expect(d.registry?.map((f) => [f.registry, f.object, f.class])).toEqual([
-      ['CUE4ParseFixtures/AssetRegistry.bin', '/Game/Fixtures/Textures/T_BC1.T_BC1', '/Script/Engine.Texture2D'],
-    ]);
-    // 64x64, as CUE4Parse's FixtureTestUtilities.cs lists T_BC1.
-    expect(d.registry![0]!.tags).toContainEqual(['Dimensions', '64x64']);
+    await expectRegistryFacts(backend, installId);
     // A file that is no package gets none.
-    expect((await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' })).registry).toBeUndefined();
+    const ini = await backend.fileDetails({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' });
+    expect([ini.registry, ini.registryLoading]).toEqual([undefined, undefined]);
   });
+
+  it('with the worker pool, the registry is parsed in a worker, the same facts', async () => {
+    const pool = createWorkerPool({ threads: 1, workerFile: ensureWorkerBundle() });
+    const own = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, decoder: pool });
+    try {
+      await expectRegistryFacts(own, (await own.openInstall({ path: dir })).id);
+    } finally {
+      await own.close();
+      await pool.destroy();
+    }
+  }, 60_000);
 
   it('a file that is no registry: its FormatError; the request shapes are checked', async () => {
     await expect(backend.assetRegistry({ installId, path: 'CUE4ParseFixtures/Config/DefaultGame.ini' })).rejects.toThrow(/DefaultGame\.ini: asset registry header at byte 0: no asset registry version GUID/);

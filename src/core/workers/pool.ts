@@ -30,7 +30,8 @@ import type { DecodedImage } from '../assets/texture/types.js';
 import { checkDecodable, sliceBytes } from '../assets/texture/decode/index.js';
 import type { SpanReply, SpanTask } from '../search/extract.js';
 import type { Pcm } from '../assets/sound/types.js';
-import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type PoolTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
+import { FileFlag, reviveError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type PoolTask, type RegistryReply, type RegistryTask, type TaskJob, type TaskReply, type WireJob, type WireWriteFailure } from './wire.js';
+import type { RegistryAssetFact } from '../asset-registry/facts.js';
 
 export interface WorkerPool extends BlockDecoder, PlanRunner {
   readonly threads: number;
@@ -51,6 +52,11 @@ export interface WorkerPool extends BlockDecoder, PlanRunner {
    * (detached here), the PCM moves back. Errors come back with their class (FormatError).
    */
   decodeSound(info: Omit<SoundTask, 'data'>, data: Uint8Array, signal?: AbortSignal): Promise<Pcm>;
+  /**
+   * The asset registry file `path` parsed in a worker (asset-registry/facts.ts): its assets'
+   * class and tags. `data` is copied, never detached. Errors come back with their class (FormatError).
+   */
+  registryFacts(path: string, data: Uint8Array): Promise<RegistryAssetFact[]>;
   /**
    * A search index's span task (search/extract.ts) in a worker: the span read through its plan
    * and each Zen package in it parsed for its names, exports, imports and strings.
@@ -309,6 +315,13 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       signal?.throwIfAborted();
       if (!reply.ok) throw reviveError(reply.error);
       return { sampleRate: reply.sampleRate, channels: reply.channels, samples: reply.samples, ...(reply.errors ? { errors: reply.errors } : {}) };
+    },
+
+    async registryFacts(path, data) {
+      const copy = data.slice();
+      const reply = (await piscina.run({ path, data: copy } satisfies RegistryTask, { name: 'registryFacts', transferList: [copy.buffer] })) as RegistryReply;
+      if (!reply.ok) throw reviveError(reply.error);
+      return reply.facts;
     },
 
     searchSpan(task) {

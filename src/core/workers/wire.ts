@@ -3,6 +3,7 @@
  * pool batches small ones, task-batcher.ts), each job gets its own reply, so one failing job fails
  * only its caller. Errors cross as WireError and are rebuilt with their class and fields.
  */
+import type { RegistryAssetFact } from '../asset-registry/facts.js';
 import type { AesParams } from '../crypto/aes.js';
 import { DecodeError, FormatError, KeyError, UnsupportedCodecError, UnsupportedPixelFormatError } from '../errors.js';
 import { ShortBlockError, type BlockPlan } from './block-plan.js';
@@ -121,6 +122,15 @@ export interface SoundTask {
 export type SoundReply =
   | { ok: true; sampleRate: number; channels: number; samples: Int16Array; errors?: string[] }
   | { ok: false; error: WireError };
+
+/** An asset registry file's bytes to parse (WorkerPool.registryFacts), moved to the worker. */
+export interface RegistryTask {
+  path: string;
+  data: Uint8Array;
+}
+
+/** The registry's assets, or why it did not read. */
+export type RegistryReply = { ok: true; facts: RegistryAssetFact[] } | { ok: false; error: WireError };
 
 /** An error as it crosses threads: enough to rebuild its class on the other side. */
 export interface WireError {

@@ -21,7 +21,8 @@ import { threadId } from 'node:worker_threads';
 import { runSpanTask, type SpanReply, type SpanTask } from '../search/extract.js';
 import { StringTables } from '../search/span-facts.js';
 import { decodeSoundPayload } from '../assets/sound/decode.js';
-import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
+import { registryAssetFacts } from '../asset-registry/facts.js';
+import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type RegistryReply, type RegistryTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
 export type { HashTask, ImageTask, SoundTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 // Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
@@ -102,6 +103,15 @@ export function decodeImage(task: ImageTask): ImageReply {
   } catch (e) {
     // The other threads stop claiming: the image has failed.
     Atomics.store(next, 0, bands);
+    return { ok: false, error: toWireError(e) };
+  }
+}
+
+/** An asset registry file (WorkerPool.registryFacts): parsed here, its assets' facts back (the error as a value). */
+export function registryFacts(task: RegistryTask): RegistryReply {
+  try {
+    return { ok: true, facts: registryAssetFacts(task.data, task.path) };
+  } catch (e) {
     return { ok: false, error: toWireError(e) };
   }
 }

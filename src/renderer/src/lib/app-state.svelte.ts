@@ -320,6 +320,17 @@ export class AppState {
     }, 60);
   }
 
+  /** The install's asset registry has been read: details shown waiting for it are asked for again. */
+  registryReady(installId: string): void {
+    const install = this.install, entry = this.selected;
+    if (!install || install.id !== installId || !entry || !this.details?.registryLoading) return;
+    const seq = this.#detailsSeq;
+    this.api.fileDetails({ installId, path: entry.path }).then(
+      (d) => { if (seq === this.#detailsSeq) this.details = d; },
+      (e: unknown) => { if (seq === this.#detailsSeq) this.detailsError = messageOf(e); },
+    );
+  }
+
   async runVerify(): Promise<void> {
     const install = this.install;
     const selected = this.selected;
