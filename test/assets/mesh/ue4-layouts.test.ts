@@ -68,6 +68,33 @@ describe('UE4 skeletal mesh layouts', () => {
   }
 });
 
+describe('UE4 skeletal meshes with 8 influences or half-precision UVs', () => {
+  const cases: [number, { eightInfluences?: boolean; halfUvs?: boolean }][] = [
+    [414, { eightInfluences: true }], [418, { eightInfluences: true, halfUvs: true }], [420, { halfUvs: true }],
+    [423, { eightInfluences: true }], [425, { eightInfluences: true, halfUvs: true }],
+  ];
+  for (const [release, opts] of cases) {
+    it(`UE${Math.floor(release / 100)}.${release % 100} ${JSON.stringify(opts)}: weights and UVs as written; a valid .glb`, async () => {
+      const m = await meshOf(writtenSource('SkeletalMesh', skeletalMeshExport(release, opts), release), {});
+      const lod = m.lods[0]!;
+      const k = opts.eightInfluences ? 8 : 4;
+      expect(lod.skin!.influences).toBe(k);
+      INFLUENCES.forEach((inf, v) => {
+        const map = BONE_MAPS[v < 4 ? 0 : 1]!;
+        const total = inf.reduce((n, [, w]) => n + w, 0);
+        for (let j = 0; j < k; j++) {
+          expect(lod.skin!.joints[v * k + j], `vertex ${v} joint ${j}`).toBe(j < inf.length ? map[inf[j]![0]] : 0);
+          expect(lod.skin!.weights[v * k + j], `vertex ${v} weight ${j}`).toBeCloseTo(j < inf.length ? inf[j]![1] / total : 0, 6);
+        }
+      });
+      // Half floats keep 11 significant bits: within 1/2048 of the value.
+      const expected = [UV0.flat(), UV1.flat()];
+      lod.uvs.forEach((u, c) => u.forEach((x, i) => expect(Math.abs(x - expected[c]![i]!), `UV ${c}.${i}`).toBeLessThanOrEqual(opts.halfUvs ? 1 / 2048 : 1e-7)));
+      expect((await validateGlb(await writeGlb(m))).errors).toEqual([]);
+    });
+  }
+});
+
 describe('UE4 skeletal meshes with cloth', () => {
   for (const release of [416, 418, 420, 423, 425]) {
     it(`UE${Math.floor(release / 100)}.${release % 100}: the cloth section's mapping and the cloth buffer stepped over with a note; colours stop where the cloth starts`, async () => {

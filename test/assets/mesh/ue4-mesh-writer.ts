@@ -65,21 +65,22 @@ function positionBuffer(o: Out): void {
   for (const p of POSITIONS) p.forEach((c) => o.f32(c));
 }
 
-/** FStaticMeshVertexBuffer, full-precision UVs, low-precision tangents. */
-function staticVertexBuffer(o: Out, release: number): void {
+/** FStaticMeshVertexBuffer: low-precision tangents, full-precision UVs (half with `half`). */
+function staticVertexBuffer(o: Out, release: number, half = false): void {
   const n = POSITIONS.length;
+  const uvSize = half ? 4 : 8;
   o.strip(0, 0).i32(2);
-  if (release < 419) o.i32(8 + 16); // Strides
-  o.i32(n).bool(true).bool(false);
+  if (release < 419) o.i32(8 + 2 * uvSize); // Strides
+  o.i32(n).bool(!half).bool(false);
   if (release < 419) {
-    o.i32(8 + 16).i32(n);
-    for (let i = 0; i < n; i++) { tangentX(o, release); tangentZ(o, release); o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!); }
+    o.i32(8 + 2 * uvSize).i32(n);
+    for (let i = 0; i < n; i++) { tangentX(o, release); tangentZ(o, release); uvs(o, i, half); }
     return;
   }
   o.i32(8).i32(n);
   for (let i = 0; i < n; i++) { tangentX(o, release); tangentZ(o, release); }
-  o.i32(8).i32(n * 2);
-  for (let i = 0; i < n; i++) o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!);
+  o.i32(uvSize).i32(n * 2);
+  for (let i = 0; i < n; i++) uvs(o, i, half);
 }
 
 /** FColorVertexBuffer of the first `n` vertices (all by default; a UE4 LOD with cloth stops where the cloth section starts). */
@@ -99,27 +100,41 @@ function clothBuffer(o: Out, release: number, opts: SkeletalOptions): void {
 const colorsOf = (o: Out, opts: SkeletalOptions): void => colorBuffer(o, opts.cloth ? SECTIONS[1]!.baseVertex : COLORS.length);
 
 /** 4 influences per vertex: 4 bone bytes then 4 weight bytes. */
-function influences(o: Out, i: number): void {
+/** `k` (4 or 8) influences of vertex `i`: k bone bytes then k weight bytes. */
+function influences(o: Out, i: number, k: number): void {
   const inf = INFLUENCES[i]!;
-  for (let j = 0; j < 4; j++) o.u8(inf[j]?.[0] ?? 0);
-  for (let j = 0; j < 4; j++) o.u8(inf[j]?.[1] ?? 0);
+  for (let j = 0; j < k; j++) o.u8(inf[j]?.[0] ?? 0);
+  for (let j = 0; j < k; j++) o.u8(inf[j]?.[1] ?? 0);
 }
 
-function skinWeightBuffer(o: Out, release: number): void {
+function skinWeightBuffer(o: Out, release: number, opts: SkeletalOptions): void {
   const n = POSITIONS.length;
+  const k = opts.eightInfluences ? 8 : 4;
   o.strip(0, 0);
   if (release < 425) {
-    o.bool(false);
-    if (release >= 424) o.u32(8); // Stride
-    o.u32(n).i32(8).i32(n);
-    for (let i = 0; i < n; i++) influences(o, i);
+    o.bool(k === 8);
+    if (release >= 424) o.u32(k * 2); // Stride
+    o.u32(n).i32(k * 2).i32(n);
+    for (let i = 0; i < n; i++) influences(o, i, k);
     return;
   }
-  o.bool(false).u32(4).u32(n * 4).u32(n).bool(false);
-  o.i32(1).i32(n * 8);
-  for (let i = 0; i < n; i++) influences(o, i);
+  o.bool(false).u32(k).u32(n * k).u32(n).bool(false);
+  o.i32(1).i32(n * k * 2);
+  for (let i = 0; i < n; i++) influences(o, i, k);
   o.strip(0, 0).i32(0).i32(4).i32(0); // the lookup table, empty (a fixed count per vertex)
 }
+
+/** A half float (IEEE 754 binary16) of a value in [0, 2). */
+export function toHalf(x: number): number {
+  if (x === 0) return 0;
+  let e = Math.floor(Math.log2(x));
+  let m = Math.round((x / 2 ** e - 1) * 1024);
+  if (m === 1024) { e++; m = 0; }
+  return ((e + 15) << 10) | m;
+}
+const uvs = (o: Out, i: number, half: boolean): void => {
+  for (const v of [UV0[i]![0]!, UV0[i]![1]!, UV1[i]![0]!, UV1[i]![1]!]) if (half) o.u16(toHalf(v)); else o.f32(v);
+};
 
 function multisizeIndices(o: Out, indices: readonly number[]): void {
   o.u8(2).i32(2).i32(indices.length);
@@ -156,6 +171,10 @@ function modelSection(o: Out, release: number, s: number, opts: SkeletalOptions)
 export interface SkeletalOptions {
   /** Section 1 simulated as cloth: its mapping and the LOD's cloth vertex buffer, stepped over by the reader. */
   cloth?: boolean;
+  /** 8 influences per vertex (bExtraBoneInfluences) instead of 4. */
+  eightInfluences?: boolean;
+  /** Half-precision UVs. */
+  halfUvs?: boolean;
   /** Skin weight profile names written in the LOD (4.23+), stepped over by the reader. */
   profiles?: string[];
 }
@@ -175,8 +194,8 @@ function streamedBuffers(o: Out, release: number, opts: SkeletalOptions): void {
   o.strip(0, 1);
   multisizeIndices(o, INDICES);
   positionBuffer(o);
-  staticVertexBuffer(o, release);
-  skinWeightBuffer(o, release);
+  staticVertexBuffer(o, release, opts.halfUvs);
+  skinWeightBuffer(o, release, opts);
   colorsOf(o, opts);
   clothBuffer(o, release, opts);
   skinWeightProfiles(o, release, opts.profiles ?? []);
@@ -213,18 +232,19 @@ export function skeletalMeshExport(release: number, opts: SkeletalOptions = {}):
     o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
     o.i32(0).i32(0); // MeshToImportVertexMap, MaxImportVertex
     o.i32(2); // NumTexCoords
-    o.strip(0, 0).i32(2).bool(true);
-    if (release < 415) o.bool(false);
+    const k = opts.eightInfluences ? 8 : 4;
+    o.strip(0, 0).i32(2).bool(!opts.halfUvs);
+    if (release < 415) o.bool(k === 8);
     o.zeros(24);
-    const stride = 8 + (release < 415 ? 8 : 0) + 12 + 16;
+    const stride = 8 + (release < 415 ? 2 * k : 0) + 12 + (opts.halfUvs ? 8 : 16);
     o.i32(stride).i32(n);
     for (let i = 0; i < n; i++) {
       tangentX(o, release); tangentZ(o, release);
-      if (release < 415) influences(o, i);
+      if (release < 415) influences(o, i, k);
       POSITIONS[i]!.forEach((c) => o.f32(c));
-      o.f32(UV0[i]![0]!).f32(UV0[i]![1]!).f32(UV1[i]![0]!).f32(UV1[i]![1]!);
+      uvs(o, i, opts.halfUvs ?? false);
     }
-    if (release >= 415) skinWeightBuffer(o, release);
+    if (release >= 415) skinWeightBuffer(o, release, opts);
     if (release < 415) {
       o.strip(0, 0).i32(4).i32(n);
       for (const [r, g, b, a] of COLORS) o.u8(b!).u8(g!).u8(r!).u8(a!);
@@ -243,8 +263,8 @@ export function skeletalMeshExport(release: number, opts: SkeletalOptions = {}):
     o.i32(0); // ActiveBoneIndices
     o.i32(3).i16(0).i16(1).i16(2); // RequiredBones
     positionBuffer(o);
-    staticVertexBuffer(o, release);
-    skinWeightBuffer(o, release);
+    staticVertexBuffer(o, release, opts.halfUvs);
+    skinWeightBuffer(o, release, opts);
     colorsOf(o, opts);
     clothBuffer(o, release, opts);
     if (release >= 423) skinWeightProfiles(o, release, opts.profiles ?? []);
