@@ -110,6 +110,22 @@ describe('UE4 skeletal meshes with cloth', () => {
   }
 });
 
+describe('UE4 meshes with unversioned properties and no mappings', () => {
+  for (const release of [416, 418, 420, 423, 425]) {
+    it(`UE${Math.floor(release / 100)}.${release % 100}: the skeletal mesh data found behind the properties, read as written`, async () => {
+      const m = await meshOf(writtenSource('SkeletalMesh', skeletalMeshExport(release), release, undefined, true), {});
+      expectGeometry(m);
+      expect(m.bones.map((b) => b.name)).toEqual(BONES.map((b) => b[0]));
+      expect(m.notes.join(' ')).toMatch(/unversioned, without the game's mappings/);
+    });
+  }
+  for (const release of [418, 420, 425]) {
+    it(`UE${Math.floor(release / 100)}.${release % 100}: the static mesh data found behind the properties`, async () => {
+      expectGeometry(await meshOf(writtenSource('StaticMesh', staticMeshExport(release), release, undefined, true), {}));
+    });
+  }
+});
+
 describe('UE4 static mesh layouts', () => {
   for (const release of STATIC_RELEASES) {
     it(`UE${Math.floor(release / 100)}.${release % 100}: vertices, sections, UVs and colours as written; a valid .glb`, async () => {

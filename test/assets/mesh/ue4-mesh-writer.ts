@@ -331,18 +331,29 @@ export function morphTargetExport(release: number): Uint8Array {
   return o.bytes();
 }
 
-const exportOf = (name: string, cls: string, bytes: Uint8Array, index: number): SourceExport => ({
-  index, name, class: cls, bytes, base: 0, file: 'Written.uexp',
-  properties: {
-    index, name, class: cls, properties: cls === 'MorphTarget' ? [] : [{ name: 'bHasVertexColors', type: 'BoolProperty', value: true }],
-    propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null,
-  },
-});
+/** Unversioned property bytes the readers cannot decode without the game's mappings (a fragment header and values). */
+const UNVERSIONED_PROPERTIES = [0x03, 0x80, 0x05, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x9a, 0x99, 0x19, 0x3f, 0x07];
 
-/** The package source the readers take, around one mesh export (and, for a skeletal mesh, its morph target when given). */
-export function writtenSource(cls: 'StaticMesh' | 'SkeletalMesh', bytes: Uint8Array, release: number, morph?: Uint8Array): TextureSource {
+const exportOf = (name: string, cls: string, data: Uint8Array, index: number, unversioned: boolean): SourceExport => {
+  const bytes = unversioned ? Uint8Array.from([...UNVERSIONED_PROPERTIES, ...data]) : data;
+  return {
+    index, name, class: cls, bytes, base: 0, file: 'Written.uexp',
+    properties: unversioned
+      ? { index, name, class: cls, properties: [], propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'unversioned', error: null, notes: ['unversioned properties: no mappings given'] }
+      : {
+        index, name, class: cls, properties: cls === 'MorphTarget' ? [] : [{ name: 'bHasVertexColors', type: 'BoolProperty', value: true }],
+        propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null,
+      },
+  };
+};
+
+/**
+ * The package source the readers take, around one mesh export (and, for a skeletal mesh, its morph
+ * target when given); `unversioned`: behind property bytes no mappings were given for.
+ */
+export function writtenSource(cls: 'StaticMesh' | 'SkeletalMesh', bytes: Uint8Array, release: number, morph?: Uint8Array, unversioned = false): TextureSource {
   const name = cls === 'StaticMesh' ? 'SM_Written' : 'SK_Written';
-  const exports = [exportOf(name, cls, bytes, 0), ...(morph ? [exportOf(MORPH.name, 'MorphTarget', morph, 1)] : [])];
+  const exports = [exportOf(name, cls, bytes, 0, unversioned), ...(morph ? [exportOf(MORPH.name, 'MorphTarget', morph, 1, unversioned)] : [])];
   return {
     path: `${name}.uasset`, packageName: `/Game/${name}`, names: NAMES, ue4: 0, ue5: 0, engine: `${Math.floor(release / 100)}.${release % 100}`,
     exports, bulk: { largeOffsets: true, bulkDataStartOffset: 0 }, files: { separate: () => undefined }, warnings: [],
