@@ -4,8 +4,10 @@
  * metadata the same Wwise projects wrote (a source other than the asset): Play_Footsteps (Wwise
  * 2021.1, UE 5.0: ShortID and a media list of AkMediaAsset objects) and Bullet_Impact (Wwise
  * 2023.1, UE 5.3: EventInfo). Their Wwise ids are the FNV-1 hash of their names. The 2022+ cooked
- * data (EventCookedData after the properties) has no public sample: its reading is tested on a
- * value shaped as CUE4Parse's FWwiseLocalizedEventCookedData names its fields.
+ * data (EventCookedData after the properties) has no public sample: its bytes are written by
+ * test/support/tagged-writer.ts with the values of Bullet_Impact.json, in the layout CUE4Parse's
+ * FWwiseLocalizedEventCookedData reads, and read through the property reader; the collecting of
+ * media and banks is also tested on values shaped as CUE4Parse names their fields.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +17,10 @@ import { readSoundbanksInfo, wwiseId } from '../../../src/core/assets/sound/wwis
 import { packageFileProperties } from '../../../src/core/properties/open.js';
 import type { ExportProperties, PropertyEntry } from '../../../src/core/properties/types.js';
 import { loadWwise, wwiseFile } from '../../support/wwise-corpus.js';
+import { BinaryReader } from '../../../src/core/io/binary-reader.js';
+import { PropertyReader } from '../../../src/core/properties/reader.js';
+import { TaggedWriter, type TaggedProps } from '../../support/tagged-writer.js';
+import { formatError } from '../../support/format-error.js';
 
 const json = (name: string) => JSON.parse(readFileSync(wwiseFile(name), 'utf8')).SoundBanksInfo;
 
@@ -62,6 +68,39 @@ describe('AkAudioEvent assets', () => {
 });
 
 describe('cooked data of Wwise 2022+ (EventCookedData)', () => {
+  it('bytes of a cooked Bullet_Impact (written with its metadata\'s values) read through the property reader: its id, bank and media', () => {
+    const info = json('Bullet_Impact.json');
+    const bank = info.SoundBanks[0] as { Id: string; Path: string; Media: { Id: string; Path: string }[]; Events: { Id: string; Name: string }[] };
+    const eventId = Number(bank.Events[0]!.Id);
+    const u32 = (value: number) => ({ type: 'UInt32Property' as const, value });
+    const name = (value: string) => ({ type: 'NameProperty' as const, value });
+    const cooked: TaggedProps = [
+      ['EventId', u32(eventId)],
+      ['SoundBanks', { type: 'ArrayProperty', struct: 'WwiseSoundBankCookedData', value: [[['SoundBankId', u32(Number(bank.Id))], ['SoundBankPathName', name(bank.Path)], ['bContainsMedia', { type: 'BoolProperty', value: false }], ['DebugName', name('Bullet_Impact')]]] }],
+      ['Media', { type: 'ArrayProperty', struct: 'WwiseMediaCookedData', value: bank.Media.map((m): TaggedProps => [['MediaId', u32(Number(m.Id))], ['MediaPathName', name(m.Path)], ['PrefetchSize', { type: 'IntProperty', value: 0 }], ['bStreaming', { type: 'BoolProperty', value: false }]]) }],
+      ['DebugName', name('Bullet_Impact')],
+    ];
+    const w = new TaggedWriter();
+    w.props([
+      ['EventLanguageMap', { type: 'MapProperty', value: [[[['LanguageId', u32(0)], ['LanguageName', name('SFX')]], cooked]] }],
+      ['DebugName', name('Bullet_Impact')],
+      ['EventId', u32(eventId)],
+    ]);
+    // UObject's GUID flag (0) first; the event's durations (floats) after.
+    const bytes = Uint8Array.from([...w.finish([0, 0, 0, 0]), ...new Uint8Array(13)]);
+    const pr = new PropertyReader({ file: 'Bullet_Impact (cooked fixture)', names: w.names, objectPath: () => undefined, versions: { ue4: 522, ue5: 0, custom: [], cooked: true }, unversioned: false });
+    const native = readWwiseCookedData(pr, new BinaryReader(bytes, 'Bullet_Impact (cooked fixture)'), { name: 'Bullet_Impact', class: 'AkAudioEvent', properties: [] });
+    const [a] = wwiseAssetsOf([{ index: 0, name: 'Bullet_Impact', class: 'AkAudioEvent', properties: [], propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null, native }]);
+    expect(a).toMatchObject({ shortId: eventId, wwiseName: 'Bullet_Impact', banks: [{ id: Number(bank.Id), name: 'Event/Bullet_Impact.bnk' }] });
+    expect(a!.media).toEqual(bank.Media.map((m) => ({ id: Number(m.Id), path: m.Path })));
+    // Cut short, the struct is a FormatError naming where (the property reader keeps it as the export's nativeError).
+    const cut = formatError(() => readWwiseCookedData(pr, new BinaryReader(bytes.subarray(0, 100), 'cut'), { name: 'X', class: 'AkAudioEvent', properties: [] }));
+    expect(cut.file).toBe('cut');
+    // An older asset (nothing after the GUID flag) has no cooked data.
+    expect(readWwiseCookedData(pr, new BinaryReader(new Uint8Array(4), 'old'), { name: 'X', class: 'AkAudioEvent', properties: [] })).toBeUndefined();
+    expect(readWwiseCookedData(pr, new BinaryReader(bytes, 'not Wwise'), { name: 'X', class: 'SoundWave', properties: [] })).toBeUndefined();
+  });
+
   const e = (name: string, type: string, value: PropertyEntry['value']): PropertyEntry => ({ name, type, value });
   const medium = (id: number, path: string) => [e('MediaId', 'UInt32Property', id), e('MediaPathName', 'NameProperty', path), e('bStreaming', 'BoolProperty', false)];
   const eventCooked = (id: number) => [
