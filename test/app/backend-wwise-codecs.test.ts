@@ -1,6 +1,6 @@
 // The app's backend on the Wwise codecs decoded through libopus and the ADPCM decoders: the sound
 // view's soundInfo gives the facts and the decoded WAV of the synthetic fixtures of
-// test/corpus/wwise (SOURCES.tsv; ffmpeg's figures in synthetic.json and synthetic-ima.json).
+// test/corpus/wwise (SOURCES.tsv; ffmpeg's figures in synthetic.json and ima.json).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

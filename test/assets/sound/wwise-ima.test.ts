@@ -1,9 +1,9 @@
 /**
- * Wwise IMA ADPCM (.wem codec 0x0002), little-endian RIFF and big-endian RIFX. SYNTHETIC
- * fixtures: no real Wwise IMA .wem with a licence to redistribute was found in a public
- * repository, so test/corpus/wwise/make-ima-fixtures.mts re-laid ffmpeg's Microsoft IMA ADPCM
- * blocks as Wwise stores them (SOURCES.tsv); the reference is ffmpeg's decode of its own .wav
- * (synthetic-ima.json), which the decode must match sample for sample.
+ * Wwise IMA ADPCM (.wem codec 0x0002): one REAL file (a 2016 Unity project's Android cache,
+ * stereo 44.1 kHz, SOURCES.tsv), whose Wwise blocks make-ima-fixtures.mts re-laid as a Microsoft
+ * IMA .wav for ffmpeg; and two SYNTHETIC ones, little-endian RIFF and big-endian RIFX (no real
+ * RIFX IMA file was found), ffmpeg's own IMA blocks re-laid as Wwise stores them. The decode must
+ * match ffmpeg's (ima.json) sample for sample.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,11 +13,11 @@ import { formatError } from '../../support/format-error.js';
 import { loadWwise, wwiseFile } from '../../support/wwise-corpus.js';
 
 interface Ima { rate: number; channels: number; frames: number; blockAlign: number; sha256: string }
-const expected = JSON.parse(readFileSync(wwiseFile('synthetic-ima.json'), 'utf8')) as Record<string, Ima>;
+const expected = JSON.parse(readFileSync(wwiseFile('ima.json'), 'utf8')) as Record<string, Ima>;
 
 describe('Wwise IMA ADPCM against ffmpeg (synthetic fixtures)', () => {
-  it('has the RIFF and the RIFX fixture', () => {
-    expect(Object.keys(expected).sort()).toEqual(['synthetic-ima-stereo-rifx.wem', 'synthetic-ima-stereo.wem']);
+  it('has the real file and the RIFF and RIFX fixtures', () => {
+    expect(Object.keys(expected).sort()).toEqual(['41-19_Diesel_Trains_Enigne_horn_-_on_87089399.wem', 'synthetic-ima-stereo-rifx.wem', 'synthetic-ima-stereo.wem']);
   });
   for (const [file, want] of Object.entries(expected)) {
     it(`${file}: sample for sample ffmpeg's decode`, async () => {

@@ -8,7 +8,11 @@
  * nibbles) instead of Microsoft's 4-byte groups taking turns; the nibbles and headers are the
  * same numbers, so ffmpeg's decode of its own .wav is the exact reference. The RIFX copy has
  * every header number big-endian, the block headers' first samples too (as vgmstream reads Wwise
- * IMA on big-endian platforms). synthetic-ima.json records ffmpeg's figures.
+ * IMA on big-endian platforms).
+ *
+ * The REAL file (41-19_Diesel_Trains_..., SOURCES.tsv) goes the other way: its Wwise blocks are
+ * re-laid as Microsoft's into a standard IMA ADPCM .wav, which ffmpeg decodes. ima.json records
+ * ffmpeg's figures for all three.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -87,5 +91,49 @@ const figures = {
   sha256: createHash('sha256').update(s16).digest('hex'),
   ffmpeg: execFileSync('ffmpeg', ['-version']).toString().split('\n')[0],
 };
-writeFileSync(dir + 'synthetic-ima.json', JSON.stringify({ 'synthetic-ima-stereo.wem': figures, 'synthetic-ima-stereo-rifx.wem': figures }, null, 1) + '\n');
-console.log(figures);
+
+/** A real Wwise IMA .wem (RIFF, 16-byte-or-more fmt) as a Microsoft IMA ADPCM .wav for ffmpeg. */
+function wwiseToMsWav(wem: Buffer): { wav: Buffer; rate: number; channels: number; frames: number; block: number } {
+  let fmt = -1;
+  let body: Buffer | undefined;
+  for (let at = 12; at + 8 <= wem.length; at += 8 + wem.readUInt32LE(at + 4)) {
+    const id = wem.toString('latin1', at, at + 4);
+    if (id === 'fmt ') fmt = at + 8;
+    if (id === 'data') body = wem.subarray(at + 8, at + 8 + wem.readUInt32LE(at + 4));
+  }
+  const ch = wem.readUInt16LE(fmt + 2);
+  const r = wem.readUInt32LE(fmt + 4);
+  const blk = wem.readUInt16LE(fmt + 12);
+  const per = blk / ch;
+  const n = Math.floor(body!.length / blk);
+  const ms = Buffer.alloc(n * blk);
+  for (let b = 0; b < n; b++) {
+    for (let c = 0; c < ch; c++) {
+      const src = b * blk + c * per;
+      body!.copy(ms, b * blk + c * 4, src, src + 4);
+      ms[b * blk + c * 4 + 3] = 0;
+      for (let g = 0; g < (per - 4) / 4; g++) body!.copy(ms, b * blk + ch * 4 + (g * ch + c) * 4, src + 4 + g * 4, src + 8 + g * 4);
+    }
+  }
+  const spb = 1 + (per - 4) * 2;
+  const f = Buffer.alloc(20);
+  f.writeUInt16LE(0x11, 0); f.writeUInt16LE(ch, 2); f.writeUInt32LE(r, 4); f.writeUInt32LE(Math.round((r * blk) / spb), 8);
+  f.writeUInt16LE(blk, 12); f.writeUInt16LE(4, 14); f.writeUInt16LE(2, 16); f.writeUInt16LE(spb, 18);
+  const chunk = (id: string, x: Buffer) => { const h = Buffer.alloc(8); h.write(id, 0, 'latin1'); h.writeUInt32LE(x.length, 4); return Buffer.concat([h, x]); };
+  const inner = Buffer.concat([Buffer.from('WAVE', 'latin1'), chunk('fmt ', f), chunk('data', ms)]);
+  const head = Buffer.alloc(8); head.write('RIFF', 0, 'latin1'); head.writeUInt32LE(inner.length, 4);
+  return { wav: Buffer.concat([head, inner]), rate: r, channels: ch, frames: n * spb, block: blk };
+}
+
+const REAL = '41-19_Diesel_Trains_Enigne_horn_-_on_87089399.wem';
+const real = wwiseToMsWav(readFileSync(dir + REAL));
+writeFileSync('/tmp/pakscope-wwise-ima-real.wav', real.wav);
+const realPcm = execFileSync('ffmpeg', ['-v', 'error', '-i', '/tmp/pakscope-wwise-ima-real.wav', '-f', 's16le', '-'], { maxBuffer: 1 << 28 });
+if (realPcm.length !== real.frames * real.channels * 2) throw new Error(`ffmpeg gave ${realPcm.length / 2 / real.channels} frames of the real file, ${real.frames} expected`);
+const realFigures = {
+  codec: 'IMA_ADPCM', rate: real.rate, channels: real.channels, frames: real.frames, blockAlign: real.block, ffmpegFrames: real.frames,
+  decoder: 'ffmpeg (libavcodec adpcm_ima_wav) on the Wwise blocks re-laid as a Microsoft IMA ADPCM .wav',
+  sha256: createHash('sha256').update(realPcm).digest('hex'), ffmpeg: figures.ffmpeg,
+};
+writeFileSync(dir + 'ima.json', JSON.stringify({ 'synthetic-ima-stereo.wem': figures, 'synthetic-ima-stereo-rifx.wem': figures, [REAL]: realFigures }, null, 1) + '\n');
+console.log(figures, realFigures);
