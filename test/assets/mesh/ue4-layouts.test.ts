@@ -4,11 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { writeGlb } from '../../../src/core/assets/mesh/gltf/write.js';
 import { meshOf } from '../../../src/core/assets/mesh/read/read.js';
+import { readSkeletalBuffers } from '../../../src/core/assets/mesh/read/skeletal-buffers.js';
+import { BinaryReader } from '../../../src/core/io/binary-reader.js';
+import { readFNameOf } from '../../../src/core/uasset/names.js';
 import type { Mesh } from '../../../src/core/assets/mesh/types.js';
 import { FormatError } from '../../../src/core/errors.js';
 import { parseGlb, validateGlb } from '../../support/gltf-validator.js';
 import {
-  BONE_MAPS, BONES, COLORS, INDICES, INFLUENCES, POSITIONS, SECTIONS, UV0, UV1, skeletalMeshExport, staticMeshExport, writtenSource,
+  BONE_MAPS, BONES, COLORS, INDICES, INFLUENCES, NAMES, Out, POSITIONS, SECTIONS, UV0, UV1, skeletalMeshExport, staticMeshExport, streamedBuffers, writtenSource,
 } from './ue4-mesh-writer.js';
 
 const SKELETAL_RELEASES = [414, 415, 416, 418, 419, 420, 422, 423, 424, 425];
@@ -161,4 +164,31 @@ describe('UE4 mesh layouts, bad input', () => {
     new DataView(bad.buffer).setUint16(at + 6, 9, true);
     await expect(meshOf(writtenSource('SkeletalMesh', bad, 420), {})).rejects.toThrow(/LOD 0 section 1: its bone map names bone 9 of the 3 bones/);
   });
+});
+
+describe('UE5 LOD buffers: vertex attributes and skin weight profiles stepped over', () => {
+  const sections = SECTIONS.map((x, i) => ({
+    materialIndex: x.material, firstIndex: x.firstIndex, triangles: x.triangles, baseVertex: x.baseVertex, vertices: x.vertices,
+    boneMap: Uint16Array.from(BONE_MAPS[i]!), cloth: false,
+  }));
+  const names = (r: BinaryReader): string => readFNameOf(r, NAMES);
+  for (const release of [503, 505, 506]) {
+    it(`UE5.${release % 100}: a vertex attribute buffer (its values) and a profile skipped, named; the geometry as written`, () => {
+      const o = new Out();
+      streamedBuffers(o, release, { attributes: ['Attr_A'], profiles: ['Profile_A'] });
+      const bytes = o.bytes();
+      const r = new BinaryReader(bytes, 'Written.ubulk', 0);
+      const lod = readSkeletalBuffers(r, release, true, sections, 0, names);
+      expect(r.pos).toBe(bytes.length);
+      expect(Array.from(lod.positions)).toEqual(POSITIONS.flat());
+      expect(Array.from(lod.indices)).toEqual(INDICES);
+      expect(lod.skipped).toEqual([
+        'skin weight profiles Profile_A not read (the default weights are shown)',
+        'vertex attributes Attr_A not read',
+      ]);
+      // The attribute's value bytes one short: a FormatError naming them.
+      const cut = bytes.slice(0, bytes.length - 2 - 1);
+      expect(() => readSkeletalBuffers(new BinaryReader(cut, 'Written.ubulk', 0), release, true, sections, 0, names)).toThrow(FormatError);
+    });
+  }
 });

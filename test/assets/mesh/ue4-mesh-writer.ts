@@ -29,7 +29,7 @@ export const BONE_MAPS = [[0, 1], [2, 1]];
 export const SECTIONS = [{ material: 0, firstIndex: 0, triangles: 2, baseVertex: 0, vertices: 4 }, { material: 1, firstIndex: 6, triangles: 1, baseVertex: 4, vertices: 3 }];
 export const BONES = [['Root', -1, 0], ['Joint_1', 0, 50], ['Joint_2', 1, 50]] as const;
 
-const NAMES = ['None', 'Root', 'Joint', 'Mat_A', 'Mat_B', 'bHasVertexColors', 'Profile_A'];
+export const NAMES = ['None', 'Root', 'Joint', 'Mat_A', 'Mat_B', 'bHasVertexColors', 'Profile_A', 'Attr_A'];
 const nameIndex = (s: string): [number, number] => {
   const m = /^(.*)_(\d+)$/.exec(s);
   if (m && NAMES.includes(m[1]!)) return [NAMES.indexOf(m[1]!), Number(m[2]) + 1];
@@ -119,6 +119,7 @@ function skinWeightBuffer(o: Out, release: number, opts: SkeletalOptions): void 
     return;
   }
   o.bool(false).u32(k).u32(n * k).u32(n).bool(false);
+  if (release >= 502) o.bool(false); // bUse16BitBoneWeight
   o.i32(1).i32(n * k * 2);
   for (let i = 0; i < n; i++) influences(o, i, k);
   o.strip(0, 0).i32(0).i32(4).i32(0); // the lookup table, empty (a fixed count per vertex)
@@ -189,8 +190,12 @@ function skinWeightProfiles(o: Out, release: number, names: readonly string[]): 
   }
 }
 
-/** The LOD's buffers of the new cooked format (4.24+), inline. */
-function streamedBuffers(o: Out, release: number, opts: SkeletalOptions): void {
+/**
+ * The LOD's buffers of the new cooked format (4.24+), inline; for UE5 releases (written for the
+ * buffers alone) also the morph flag, `attributes` (5.3+: FSkeletalMeshAttributeVertexBuffer of 2
+ * half components, its pixel format a byte) and the half-edge strip flags (5.4+).
+ */
+export function streamedBuffers(o: Out, release: number, opts: SkeletalOptions & { attributes?: string[] }): void {
   o.strip(0, 1);
   multisizeIndices(o, INDICES);
   positionBuffer(o);
@@ -199,7 +204,15 @@ function streamedBuffers(o: Out, release: number, opts: SkeletalOptions): void {
   colorsOf(o, opts);
   clothBuffer(o, release, opts);
   skinWeightProfiles(o, release, opts.profiles ?? []);
-  if (release >= 427) o.i32(0); // ray tracing geometry
+  if (release >= 506) o.zeros(24).i32(1).i32(0); // the ray tracing geometry's header and data
+  else if (release >= 427) o.i32(0);
+  if (release >= 500) o.bool(false); // no GPU morph buffers
+  if (release >= 503) {
+    const names = opts.attributes ?? [];
+    o.i32(names.length);
+    for (const n of names) o.name(n).i32(2).u8(7).i32(2).i32(4).i32(1).i32(POSITIONS.length * 4).zeros(POSITIONS.length * 4);
+  }
+  if (release >= 504) o.strip(0, 1); // half-edge data stripped
 }
 
 /** A cooked USkeletalMesh's native data as UE`release` (414 = 4.14) writes it. */

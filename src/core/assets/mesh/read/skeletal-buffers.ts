@@ -211,6 +211,31 @@ export function skipSkinWeightProfiles(r: BinaryReader, release: number, names: 
   return out;
 }
 
+/**
+ * FSkeletalMeshAttributeVertexBuffer (5.3+): ComponentCount (i32), PixelFormat, ComponentStride
+ * (i32), then the values: Stride (i32) and a bulk array of bytes. The pixel format is an enum the
+ * engine declares with a uint8 base; both its widths are tried, the one whose strides agree (the
+ * component stride 1, 2 or 4 bytes, the stride that times the component count) wins.
+ */
+function skipVertexAttribute(r: BinaryReader, vertices: number): void {
+  const at = r.pos;
+  const components = r.i32();
+  if (components < 1 || components > 4) throw r.error(`vertex attribute: ${components} components (1 to 4)`, at);
+  for (const formatBytes of [1, 4]) {
+    r.seek(at + 4);
+    r.skip(formatBytes);
+    const componentStride = r.i32();
+    const stride = r.i32();
+    if ([1, 2, 4].includes(componentStride) && stride === componentStride * components) {
+      const { size, count } = bulkArrayHeader(r, 'vertex attribute values', 1);
+      if (size * count !== stride * vertices) throw r.error(`vertex attribute values: ${size * count} bytes for ${vertices} vertices of ${stride}`, at);
+      r.skip(size * count);
+      return;
+    }
+  }
+  throw r.error('vertex attribute: its component and vertex strides do not agree', at);
+}
+
 /** The LOD's buffers (FSkeletalMeshLODRenderData::SerializeStreamedData, 4.24+), inline or from a payload. */
 export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors: boolean, sections: readonly SkeletalSection[], lod: number,
   names: (r: BinaryReader) => string): SkeletalLod {
@@ -237,9 +262,8 @@ export function readSkeletalBuffers(r: BinaryReader, release: number, hasColors:
   }
   const morphs = release >= Release.SkeletalUE5 && r.bool32() ? readMorphBuffers(r, vertices) : undefined;
   if (release >= Release.SkeletalVertexAttributes) {
-    // Name -> FSkeletalMeshAttributeVertexBuffer header (component count, pixel format, strides).
-    const n = r.count(24, 'vertex attributes');
-    const attributes = Array.from({ length: n }, () => { const name = names(r); r.skip(16); return name; });
+    const n = r.count(8 + 16 + 8, 'vertex attributes');
+    const attributes = Array.from({ length: n }, () => { const name = names(r); skipVertexAttribute(r, vertices); return name; });
     if (n > 0) skipped.push(`vertex attributes ${attributes.join(', ')} not read`);
   }
   if (release >= Release.SkeletalHalfEdges) {
