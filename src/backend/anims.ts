@@ -3,7 +3,7 @@
  * anim kind's readers, core/assets/anim), and its .glb on the skeletal mesh found for it. The
  * last few are kept, so saving does not read the packages again.
  */
-import { curveValue, localPose, bonePositions, readAnimatedMesh, writeAnimatedGlb, type AnimatedMesh } from '../core/assets/anim/index.js';
+import { curveValue, localPose, bonePositions, readAnimatedMesh, readComposition, writeAnimatedGlb, type AnimatedMesh, type AnimComposition } from '../core/assets/anim/index.js';
 import { composeMat4, invertAffineMat4, multiplyMat4, toGltfAxes, toGltfPosition, toGltfQuat, type Mat4 } from '../core/assets/mesh/gltf/axes.js';
 import type { MeshBone, MeshTransform } from '../core/assets/mesh/types.js';
 import type { ConvertOptions } from '../core/assets/registry.js';
@@ -23,7 +23,7 @@ export interface AnimServiceOptions {
   mappings: (installId: string) => Promise<Usmap | undefined>;
 }
 
-interface Found { anim: AnimatedMesh; asset: PackageAsset; path: string }
+interface Found { anim?: AnimatedMesh; composition?: AnimComposition; asset: PackageAsset; path: string }
 
 export class AnimService {
   private readonly cache = new Map<string, Promise<Found>>();
@@ -44,12 +44,13 @@ export class AnimService {
   }
 
   async info(install: Install, req: AssetRequest): Promise<AnimView> {
-    const { anim, asset, path } = await this.read(install, req);
-    return animView(anim, path, asset);
+    const { anim, composition, asset, path } = await this.read(install, req);
+    return composition ? compositionView(composition, path, asset) : animView(anim!, path, asset);
   }
 
   async convert(install: Install, req: AssetRequest & { lod?: number }): Promise<Uint8Array> {
-    const { anim } = await this.read(install, req);
+    const { anim, asset } = await this.read(install, req);
+    if (!anim) throw new RequestError(`${asset.name} (${asset.class}) has no .glb of its own: save the sequences it is made of`);
     try {
       return await writeAnimatedGlb(anim, req.lod ?? 0);
     } catch (e) {
@@ -75,15 +76,25 @@ export class AnimService {
     const packages = this.opts.packages.packagesOf(req.installId, install);
     const opened = await packages.open(this.opts.packages.locate(packages, req.path), req.engine ? { engine: req.engine } : {});
     const assets = packageAssets(opened.model);
-    const asset = req.exportIndex === undefined ? assets.find((a) => a.kind === 'anim') : assets.find((a) => a.exportIndex === req.exportIndex);
-    if (!asset || asset.kind !== 'anim') {
+    const asset = req.exportIndex === undefined ? assets.find((a) => a.kind === 'anim' || a.kind === 'animcomposition') : assets.find((a) => a.exportIndex === req.exportIndex);
+    if (!asset || (asset.kind !== 'anim' && asset.kind !== 'animcomposition')) {
       throw new RequestError(req.exportIndex === undefined ? `${opened.path} holds no animation sequence` : `export ${req.exportIndex} of ${opened.path} is not an animation sequence`);
     }
     const mappings = await this.opts.mappings(req.installId);
     const opts: ConvertOptions = { ...(mappings ? { mappings } : {}), ...(req.engine ? { engine: req.engine } : {}) };
+    if (asset.kind === 'animcomposition') return { composition: await readComposition({ packages, ref: opened.path }, asset.exportIndex, opts), asset, path: opened.path };
     const anim = await readAnimatedMesh({ packages, ref: opened.path }, asset.exportIndex, opts);
     return { anim, asset, path: opened.path };
   }
+}
+
+/** A montage, composite or blend space: its facts, no poses of its own. */
+export function compositionView(c: AnimComposition, path: string, asset: PackageAsset): AnimView {
+  return {
+    path, exportIndex: asset.exportIndex, class: c.class, name: c.name, skeleton: c.skeleton, sequenceLength: c.length, rateScale: c.rateScale, frames: 0,
+    additive: 'AAT_None', codecs: { bone: '', boneFormat: '', boneDecoded: false, curve: '', curveFormat: '', curveDecoded: false },
+    tracks: [], curves: [], bones: [], positions: [], composition: c, notes: [...c.notes], converts: [],
+  };
 }
 
 /** The view's facts; bones posed at each frame, in the view's axes (the engine's (x, y, z) as (x, z, y), cm). */

@@ -4,13 +4,13 @@
  * decoded pixels page by page, thumbnails for the gallery, and saving a conversion. Byte arrays
  * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
  */
-import type { AnimCodecs } from '../core/assets/anim/types.js';
+import type { AnimCodecs, AnimComposition } from '../core/assets/anim/types.js';
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
 import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
-export type { AnimCodecs, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
+export type { AnimCodecs, AnimComposition, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
 export interface PackageAsset {
@@ -260,6 +260,8 @@ export interface AnimView {
    * bone the 3x4 matrix (rows) taking a bind-pose vertex to its posed place, view axes.
    */
   skin?: { vertices: number; influences: number; joints: number[]; weights: number[]; bones: number; matrices: number[] };
+  /** A montage, composite or blend space: what it is made of (it has no tracks of its own). */
+  composition?: AnimComposition;
   notes: string[];
   converts: string[];
 }

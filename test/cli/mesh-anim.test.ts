@@ -89,4 +89,27 @@ describe('pakscope mesh <AnimSequence>', () => {
     expect((await validateGlb(glb)).errors).toEqual([]);
     expect(parseGlb(glb).json.animations).toHaveLength(1);
   });
+
+  it('AnimMontage, AnimComposite and BlendSpace: their facts as CUE4Parse\'s fixture tests state them, tagged and unversioned alike', async () => {
+    const A = (n: string) => `/Game/Fixtures/Animations/${n}`;
+    const AS_PATH = '/Game/Fixtures/Animations/AS_Fixture.AS_Fixture';
+    for (const [dir, extra] of [[TAGGED, []], [UNVERSIONED, ['--usmap', USMAP]]] as const) {
+      const [am, ac, bs] = await Promise.all(['AM_Fixture', 'AC_Fixture', 'BS_Fixture'].map((n) => pakscope(['mesh', dir, A(n), '--json', ...extra])));
+      expect([am!.code, ac!.code, bs!.code]).toEqual([0, 0, 0]);
+      // FixtureAnimationTests.AnimationMontagePreservesSlotSegmentAndSections: one slot FixtureSlot, one segment of AS_Fixture
+      // (start 0, 0 to 1 s, rate 1.25, 2 loops), length 1.28, sections Intro and Loop, both followed by Loop.
+      const m = JSON.parse(am!.out);
+      expect(m).toMatchObject({ class: 'AnimMontage', length: 1.28, slots: [{ name: 'FixtureSlot', segments: [{ animation: AS_PATH, startPos: 0, animStartTime: 0, animEndTime: 1, playRate: 1.25, loopingCount: 2 }] }] });
+      expect(m.sections.map((x: { name: string; next: string }) => [x.name, x.next])).toEqual([['Intro', 'Loop'], ['Loop', 'Loop']]);
+      // ...AnimationCompositePreservesOrderedSegmentsAndPlayback: two segments of AS_Fixture, (0, 1, 1, 1) and (0, 1, 0.5, 2), the second starting where the first ends.
+      const c = JSON.parse(ac!.out);
+      const seg = c.slots[0].segments;
+      expect(seg.map((g: { animStartTime: number; animEndTime: number; playRate: number; loopingCount: number }) => [g.animStartTime, g.animEndTime, g.playRate, g.loopingCount])).toEqual([[0, 1, 1, 1], [0, 1, 0.5, 2]]);
+      expect(seg.every((g: { animation: string }) => g.animation === AS_PATH)).toBe(true);
+      // ...BlendSpacePreservesSamples: AnimLength 1, samples at (0, 0, 0), (50, 25, 0), (100, 100, 0), each AS_Fixture at rate 1.
+      const b = JSON.parse(bs!.out);
+      expect(b.length).toBe(1);
+      expect(b.samples).toEqual([[0, 0, 0], [50, 25, 0], [100, 100, 0]].map((value) => ({ animation: AS_PATH, value, rateScale: 1 })));
+    }
+  });
 });

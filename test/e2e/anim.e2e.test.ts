@@ -121,4 +121,22 @@ describe.skipIf(skipBrowser)('animations in Chromium (browser host, WebGL)', () 
     expect(json.skins).toHaveLength(1);
     expect(web.problems).toEqual([]);
   });
+
+  it('shows AM_Fixture\'s facts: its slot\'s segment of AS_Fixture and its sections', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
+    await openFromTree(page, 'AM_Fixture', `${ANIMS}/AM_Fixture.uasset`);
+    await page.getByTestId('open-package').click();
+    await poll(() => page.getByTestId('package-tab-view-animation').getAttribute('aria-selected')).toBe('true');
+    // CUE4Parse's montage test: length 1.28, slot FixtureSlot with AS_Fixture at rate 1.25 twice, sections Intro and Loop.
+    await poll(() => page.getByTestId('anim-length').textContent()).toBe('1.28 s');
+    expect(await page.getByTestId('anim-facts').textContent()).toContain('Slot FixtureSlot (1 segments)');
+    expect(await page.getByTestId('anim-segments').textContent()).toMatch(/AS_Fixture.*×1\.25 · 2 loops/);
+    expect(await page.getByTestId('anim-sections').locator('li .mono').allTextContents()).toEqual(['Intro', 'Loop']);
+    expect(await page.getByTestId('anim-composition-note').textContent()).toContain('AnimMontage');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-anim-montage.png') });
+    expect(web.problems).toEqual([]);
+  });
 });

@@ -8,7 +8,7 @@ import { extname } from 'node:path';
 import { assetKindOf, type ConvertOptions } from '../../core/assets/index.js';
 import { readMeshTextures } from '../../core/assets/mesh/gltf/textures.js';
 import { writeGlb } from '../../core/assets/mesh/gltf/write.js';
-import { animSummary, readAnimatedMesh, writeAnimatedGlb, type AnimatedMesh } from '../../core/assets/anim/index.js';
+import { animSummary, readAnimatedMesh, readComposition, writeAnimatedGlb, type AnimatedMesh, type AnimComposition } from '../../core/assets/anim/index.js';
 import { meshSummary, readMesh } from '../../core/assets/mesh/index.js';
 import type { Mesh } from '../../core/assets/mesh/types.js';
 import type { AssetSource } from '../../core/assets/registry.js';
@@ -49,7 +49,9 @@ export const meshCommand: Command = {
     '{"class","name","skeleton","sequenceLength","rateScale","frames","additive","codecs",',
     '"tracks":[{"bone","boneName","translation","rotation","scale":{"format","times","values"}}],',
     '"curves":[{"name","keys"}],"notes","mesh"}: times in frames, values in the engine\'s axes (cm;',
-    'quaternions x, y, z, w); mesh the package it plays on.',
+    'quaternions x, y, z, w); mesh the package it plays on. AnimMontage, AnimComposite and BlendSpace',
+    'packages print their facts: slots of segments, sections, samples (--json: {"class","name",',
+    '"skeleton","length","rateScale","slots","sections","samples","notes"}).',
   ].join('\n'),
   examples: [
     'pakscope mesh Paks /Game/Meshes/SM_Rock -o SM_Rock.glb',
@@ -75,7 +77,12 @@ export const meshCommand: Command = {
     const lod = lodOption(values['lod']);
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'mesh')) };
     const meshRef = values['mesh'];
-    const read = await withAssetPackage(session, args, opts, 'mesh', async ({ source, model, path }): Promise<Mesh | AnimatedMesh> => {
+    const read = await withAssetPackage(session, args, opts, 'mesh', async ({ source, model, path }): Promise<Mesh | AnimatedMesh | AnimComposition> => {
+      const composition = model.exports.findIndex((e) => assetKindOf(e.class)?.kind === 'animcomposition');
+      if (composition >= 0 && !model.exports.some((e) => ['mesh', 'anim'].includes(assetKindOf(e.class)?.kind ?? ''))) {
+        if (typeof out === 'string') throw new UsageError(`${path} is a ${model.exports[composition]!.class}: its facts print, it has no .glb of its own (write its sequences')`, 'mesh');
+        return readComposition(source, composition, opts);
+      }
       const anim = model.exports.findIndex((e) => assetKindOf(e.class)?.kind === 'anim');
       if (anim >= 0 && !model.exports.some((e) => assetKindOf(e.class)?.kind === 'mesh')) {
         const a = await readAnimatedMesh(source, anim, { ...opts, ...(typeof meshRef === 'string' ? { meshRef } : {}) });
@@ -95,6 +102,7 @@ export const meshCommand: Command = {
     });
     if (!read) return;
     if ('sequence' in read) return printAnimation(session, read, out === undefined);
+    if ('slots' in read) return printComposition(session, read);
     const mesh = read;
     for (const n of mesh.notes) session.out.note(`note: ${n}`);
     if (session.json) await session.out.line(JSON.stringify(meshSummary(mesh)));
@@ -129,6 +137,23 @@ async function printAnimation(session: Session, a: AnimatedMesh, facts: boolean)
     await out.line(`  track ${t.boneName ?? `bone ${t.bone}`}: ${ch.join(', ') || 'reference pose'}`);
   }
   for (const c of summary.curves) await out.line(`  curve ${c.name}: ${plural(c.keys.length, 'key')}`);
+}
+
+async function printComposition(session: Session, c: AnimComposition): Promise<void> {
+  for (const n of c.notes) session.out.note(`note: ${n}`);
+  if (session.json) {
+    await session.out.line(JSON.stringify(c));
+    return;
+  }
+  const out = session.out;
+  await out.line(`${c.name} (${c.class})`);
+  await out.line(`  skeleton: ${c.skeleton || '(not known)'}; length ${c.length} s, rate scale ${c.rateScale}`);
+  for (const s of c.slots) {
+    await out.line(`  ${s.name ? `slot ${s.name}` : 'track'}: ${plural(s.segments.length, 'segment')}`);
+    for (const g of s.segments) await out.line(`    at ${g.startPos} s: ${g.animation} ${g.animStartTime}-${g.animEndTime} s at x${g.playRate}, ${plural(g.loopingCount, 'loop')}`);
+  }
+  for (const s of c.sections) await out.line(`  section ${s.name} at ${s.startTime} s${s.next ? ` -> ${s.next}` : ''}`);
+  for (const s of c.samples) await out.line(`  sample (${s.value.join(', ')}): ${s.animation} at x${s.rateScale}`);
 }
 
 /** The package's mesh export, found by the registry (the first export of the mesh kind). */

@@ -5,3 +5,5 @@ export { bonePositions, curveValue, frameAt, localPose, sampleKeys } from './eva
 export { animSummary, type AnimSummary } from './summary.js';
 export { findSkeletalMesh, readAnimatedMesh, writeAnimatedGlb, type AnimatedMesh } from './animated-mesh.js';
 export { animKind } from './kind.js';
+export { COMPOSITION_CLASSES, compositionOf, readComposition } from './read/composition.js';
+export { animCompositionKind } from './kind.js';

@@ -5,6 +5,7 @@
  */
 import { registerAssetKind, type AssetKind } from '../registry.js';
 import { readAnimatedMesh, writeAnimatedGlb } from './animated-mesh.js';
+import { COMPOSITION_CLASSES } from './read/composition.js';
 import { ANIM_CLASSES } from './read/read.js';
 
 export const animKind: AssetKind = {
@@ -23,3 +24,13 @@ export const animKind: AssetKind = {
 };
 
 registerAssetKind(animKind);
+
+/** Montages, composites and blend spaces: their facts in the animation view and the CLI; nothing to convert. */
+export const animCompositionKind: AssetKind = {
+  kind: 'animcomposition',
+  view: 'animation',
+  classes: COMPOSITION_CLASSES,
+  converts: [],
+};
+
+registerAssetKind(animCompositionKind);

@@ -77,3 +77,33 @@ export interface AnimSequence {
   curves: AnimCurve[];
   notes: string[];
 }
+
+/** A segment of a montage's slot or a composite's track: a stretch of a sequence placed on the asset's timeline. */
+export interface AnimSegmentFacts {
+  /** The sequence's object path. */
+  animation: string;
+  /** Where it starts on the asset's timeline (s). */
+  startPos: number;
+  animStartTime: number;
+  animEndTime: number;
+  playRate: number;
+  loopingCount: number;
+}
+
+/**
+ * The facts of the assets built of sequences (their properties): AnimMontage (slots of segments,
+ * sections), AnimComposite (one track of segments), BlendSpace (samples placed on its axes).
+ */
+export interface AnimComposition {
+  class: string;
+  name: string;
+  skeleton: string;
+  /** Seconds (SequenceLength; a blend space's AnimLength). */
+  length: number;
+  rateScale: number;
+  slots: { name: string; segments: AnimSegmentFacts[] }[];
+  /** Sections in time order as stored: name, the section played next, the start on the montage's timeline (s). */
+  sections: { name: string; next: string; startTime: number }[];
+  samples: { animation: string; value: [number, number, number]; rateScale: number }[];
+  notes: string[];
+}
