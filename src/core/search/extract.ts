@@ -13,7 +13,7 @@ import type { ObjectRef } from '../zen/object-index.js';
 import { parseZenPackage } from '../zen/zen-package.js';
 import { PLAN_STRIDE, PlanField, planBlockCount, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
 import { scanFStrings } from './fstring-scan.js';
-import { asciiLower, NO_REF, RecordStatus, SpanFactsWriter, type SpanReply, type StringTable } from './span-facts.js';
+import { NO_REF, RecordStatus, SpanFactsWriter, type SpanReply, type StringTable } from './span-facts.js';
 import { NeedsBytes, writeZenSearchHead } from './zen-search-head.js';
 
 export type { SpanReply } from './span-facts.js';
@@ -197,7 +197,7 @@ function writeZenFacts(w: SpanFactsWriter, bytes: Uint8Array, path: string, layo
   };
   w.put(RecordStatus.ok);
   w.put(w.key(pkg.name));
-  w.put(w.key(asciiLower(pkg.name)));
+  w.put(w.packageKey(pkg.name));
   w.put(pkg.names.length);
   for (const n of pkg.names) w.put(w.text(n));
   w.put(pkg.exports.length);

@@ -38,8 +38,11 @@ export interface SearchBuildOptions {
 
 /** Packages read in one job: up to this many bytes of them. */
 const SPAN_BYTES = 2 * 1024 * 1024;
-/** Of a big package only its first bytes are read when strings are not wanted: its header is there. */
-const HEADER_BYTES = 256 * 1024;
+/**
+ * Of a big package only its first bytes are planned when strings are not wanted: its header is
+ * there (a worker decodes no more of them than the header needs). A bigger header is read alone.
+ */
+const HEADER_BYTES = 64 * 1024;
 /** Builds started by this process: each names its worker string tables. */
 let builds = 0;
 /** Spans in flight per worker thread. */
@@ -274,6 +277,7 @@ function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | un
     if (!list) places.set(key, (list = []));
     return (list[k] ??= `${table}[${k}]${suffix}`);
   };
+  b.reserve(entries.length + zen.hitsAtMost());
   entries.forEach((e, i) => {
     const file = b.file(e.path);
     b.hit(file, HitKind.path, e.path, 'path');

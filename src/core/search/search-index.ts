@@ -116,16 +116,23 @@ export class SearchIndexBuilder {
 
   finish(): SearchIndex {
     const n = this.count;
+    // Exactly full (reserved so): the arrays themselves, with no copy.
+    const cut = <T extends Int32Array | Uint8Array>(a: T): T => (a.length === n ? a : a.slice(0, n) as T);
     return new SearchIndex({
       files: this.files, texts: this.texts, wheres: this.wheres,
-      hitFile: this.hitFile.slice(0, n), hitKind: this.hitKind.slice(0, n), hitText: this.hitText.slice(0, n), hitWhere: this.hitWhere.slice(0, n),
+      hitFile: cut(this.hitFile), hitKind: cut(this.hitKind), hitText: cut(this.hitText), hitWhere: cut(this.hitWhere),
       problems: this.problems,
     });
   }
 
-  private grow(): void {
+  /** Room for `n` more hits at once (a build that knows its count spares the doublings' copies). */
+  reserve(n: number): void {
+    if (this.count + n > this.hitFile.length) this.grow(this.count + n);
+  }
+
+  private grow(size = this.hitFile.length * 2): void {
     const more = <T extends Int32Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+      const b = new (a.constructor as new (n: number) => T)(size);
       b.set(a);
       return b;
     };

@@ -18,6 +18,7 @@
  */
 
 import { hexWords } from '../hash/cityhash64.js';
+import { ByteInterner } from './byte-interner.js';
 
 export const RecordStatus = { ok: 0, error: 1, needsBytes: 2, unread: 3 } as const;
 
@@ -60,6 +61,12 @@ export class StringTable {
   readonly keys = new Map<string, number>();
   /** A package name's lowercased key id, by the name as written. */
   readonly packageKeys = new Map<string, number>();
+  /** Each text by its id (this table's). */
+  readonly textStrings: string[] = [];
+  /** Latin-1 names by their bytes: their text ids (no string made for a name seen before). */
+  readonly nameBytes = new ByteInterner();
+  /** Latin-1 package names by their bytes: their lowercased key ids. */
+  readonly packageBytes = new ByteInterner();
   constructor(readonly id: string) {}
   get full(): boolean { return this.texts.size + this.keys.size > MAX_TABLE_STRINGS; }
 }
@@ -96,9 +103,9 @@ export class SpanFactsWriter {
   private readonly keyBase: number;
   private readonly newTexts: string[] = [];
   private readonly newKeys: string[] = [];
-  /** Refs by their low word (most are told apart by it), the rest by their four numbers. */
+  /** Refs by their low word: the first of a chain (refNext) of refs with that low word. */
   private readonly refByLow = new Map<number, number>();
-  private readonly refIds = new Map<string, number>();
+  private refNext = new Int32Array(256);
   private refs = new Int32Array(256);
   private refCount = 0;
   private ints = new Int32Array(4096);
@@ -120,6 +127,23 @@ export class SpanFactsWriter {
     if (id === undefined) {
       id = this.textBase + this.newTexts.push(s) - 1;
       this.table.texts.set(s, id);
+      this.table.textStrings.push(s);
+    }
+    return id;
+  }
+
+  /** The text of an id text() gave. */
+  textString(id: number): string {
+    return this.table.textStrings[id]!;
+  }
+
+  /** The text id of Latin-1 bytes [start, end) of `b` (one byte per character). */
+  latin1Text(b: Uint8Array, start: number, end: number): number {
+    const interner = this.table.nameBytes;
+    let id = interner.find(b, start, end);
+    if (id < 0) {
+      id = this.text(latin1(b, start, end));
+      interner.add(b, start, end, id);
     }
     return id;
   }
@@ -133,42 +157,62 @@ export class SpanFactsWriter {
     return id;
   }
 
-  /** A script object reference by its index's 16 hex digits. */
+  /** The key of a package name ASCII-lowercased (its package id's input), by the name as the engine displays it. */
+  packageKey(packageName: string): number {
+    let key = this.table.packageKeys.get(packageName);
+    if (key === undefined) this.table.packageKeys.set(packageName, (key = this.key(asciiLower(packageName))));
+    return key;
+  }
+
+  /** packageKey of a package name written in Latin-1 bytes [start, end) of `b` (with no number). */
+  latin1PackageKey(b: Uint8Array, start: number, end: number): number {
+    const interner = this.table.packageBytes;
+    let key = interner.find(b, start, end);
+    if (key < 0) {
+      key = this.packageKey(latin1(b, start, end));
+      interner.add(b, start, end, key);
+    }
+    return key;
+  }
+
+  /** A script object reference by its index's words. */
   scriptRef(lo: number, hi: number): number {
-    const id = this.refByLow.get(lo | 0);
-    const o = (id ?? 0) * REF_STRIDE;
-    if (id !== undefined && this.refs[o] === RefKind.script && this.refs[o + 3] === (hi | 0)) return id;
-    return this.ref(RefKind.script, -1, lo, hi, hexWords(hi >>> 0, lo >>> 0));
+    const found = this.findRef(RefKind.script, -1, lo | 0, hi | 0);
+    return found >= 0 ? found : this.addRef(RefKind.script, this.key(hexWords(hi >>> 0, lo >>> 0)), lo | 0, hi | 0);
   }
 
   /** A package import: the imported package's name (as the engine displays it) and the public export hash's words. */
   packageRef(packageName: string, hashLo: number, hashHi: number): number {
-    let key = this.table.packageKeys.get(packageName);
-    if (key === undefined) this.table.packageKeys.set(packageName, (key = this.key(asciiLower(packageName))));
-    const id = this.refByLow.get(hashLo | 0);
-    const o = (id ?? 0) * REF_STRIDE;
-    if (id !== undefined && this.refs[o] === RefKind.package && this.refs[o + 1] === key && this.refs[o + 3] === (hashHi | 0)) return id;
-    return this.ref(RefKind.package, key, hashLo, hashHi);
+    return this.packageRefByKey(this.packageKey(packageName), hashLo, hashHi);
   }
 
-  /** The ref's id, made when new; a script ref's `a` is its hex's key, made here. */
-  private ref(kind: number, a: number, b: number, c: number, hex?: string): number {
-    b |= 0;
-    c |= 0;
-    const k = `${kind}:${hex ?? a}:${b}:${c}`;
-    let id = this.refIds.get(k);
-    if (id === undefined) {
-      if (hex !== undefined) a = this.key(hex);
-      id = this.refCount++;
-      if (this.refs.length < this.refCount * REF_STRIDE) this.refs = grow(this.refs, this.refCount * REF_STRIDE);
+  /** A package import by the imported package's key (packageKey) and the public export hash's words. */
+  packageRefByKey(key: number, hashLo: number, hashHi: number): number {
+    const found = this.findRef(RefKind.package, key, hashLo | 0, hashHi | 0);
+    return found >= 0 ? found : this.addRef(RefKind.package, key, hashLo | 0, hashHi | 0);
+  }
+
+  /** A ref of the span with these numbers (a script ref's `a` follows from its words, so it is not compared), or -1. */
+  private findRef(kind: number, a: number, b: number, c: number): number {
+    const refs = this.refs;
+    for (let id = this.refByLow.get(b) ?? -1; id >= 0; id = this.refNext[id]!) {
       const o = id * REF_STRIDE;
-      this.refs[o] = kind;
-      this.refs[o + 1] = a;
-      this.refs[o + 2] = b;
-      this.refs[o + 3] = c;
-      this.refIds.set(k, id);
-      if (!this.refByLow.has(b)) this.refByLow.set(b, id);
+      if (refs[o] === kind && refs[o + 3] === c && (kind === RefKind.script || refs[o + 1] === a)) return id;
     }
+    return -1;
+  }
+
+  private addRef(kind: number, a: number, b: number, c: number): number {
+    const id = this.refCount++;
+    if (this.refs.length < this.refCount * REF_STRIDE) this.refs = grow(this.refs, this.refCount * REF_STRIDE);
+    if (this.refNext.length < this.refCount) this.refNext = grow(this.refNext, this.refCount);
+    const o = id * REF_STRIDE;
+    this.refs[o] = kind;
+    this.refs[o + 1] = a;
+    this.refs[o + 2] = b;
+    this.refs[o + 3] = c;
+    this.refNext[id] = this.refByLow.get(b) ?? -1;
+    this.refByLow.set(b, id);
     return id;
   }
 
@@ -235,5 +279,19 @@ function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
 
 /** Lowercases ASCII letters only, as the package id's hash does (FPackageId::FromName). */
 export function asciiLower(s: string): string {
-  return /[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s;
+  // All ASCII (the usual case): toLowerCase changes exactly the ASCII letters.
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\x00-\x7f]/.test(s)) return s.toLowerCase();
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** Characters made in one String.fromCharCode call at most (its arguments are bounded). */
+const MAX_APPLY = 32 * 1024;
+
+/** Bytes [start, end) of `b` as Latin-1 text, one character per byte. */
+export function latin1(b: Uint8Array, start: number, end: number): string {
+  if (end - start <= MAX_APPLY) return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
+  let s = '';
+  for (let i = start; i < end; i += MAX_APPLY) s += String.fromCharCode.apply(null, b.subarray(i, Math.min(end, i + MAX_APPLY)) as unknown as number[]);
+  return s;
 }

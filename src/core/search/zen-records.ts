@@ -135,6 +135,22 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   }
 
   /** Every package is in: the tables that name references. `scripts`: the install's global script objects. */
+  /** At most how many hits emit() gives in all: each name, export, class, import and string one. */
+  hitsAtMost(): number {
+    let n = 0;
+    for (let e = 0; e < this.spanOf.length; e++) {
+      if (this.spanOf[e]! < 0) continue;
+      const ints = this.spans[this.spanOf[e]!]!;
+      let p = this.exportsOf[e]!;
+      n += ints[this.startOf[e]! + 3]! + 2 * ints[p]!;
+      p += 1 + 4 * ints[p]!;
+      n += ints[p]!;
+      p += 1 + ints[p]!;
+      n += ints[p]!;
+    }
+    return n;
+  }
+
   prepare(scripts: ScriptObjects | undefined): void {
     this.scripts = scripts;
     this.scriptText = new Int32Array(this.keys.length).fill(-2);

@@ -12,7 +12,7 @@ import { FormatError } from '../errors.js';
 import { ObjectVersionUE5, ZenLayout } from '../engine-versions.js';
 import { hexWords } from '../hash/cityhash64.js';
 import { displayName } from '../zen/name-batch.js';
-import { asciiLower, RecordStatus, type SpanFactsWriter } from './span-facts.js';
+import { latin1, RecordStatus, type SpanFactsWriter } from './span-facts.js';
 
 const EXPORT_ENTRY_SIZE = 72;
 const NAME_HASH_ALGORITHM_ID = 0xc1640000;
@@ -86,12 +86,13 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
   }
 
   r.structure = 'name batch';
-  const names: string[] = [];
-  readNames(r, pos, hashesAt, names);
+  // The names' text ids: a name seen before is found by its bytes, with no string made.
+  const names: number[] = [];
+  readNames(r, pos, hashesAt, (start, len, wide) => names.push(wide ? w.text(utf16(bytes, start, len)) : w.latin1Text(bytes, start, start + len)));
   if (nameIndexAndType >>> 30 !== 0 || (nameIndexAndType & 0x3fffffff) >= names.length) {
     throw r.error(`package name 0x${nameIndexAndType.toString(16)} is not one of the ${names.length} package names`, 8);
   }
-  const packageName = displayName(names[nameIndexAndType & 0x3fffffff]!, nameNumber);
+  const packageName = displayName(w.textString(names[nameIndexAndType & 0x3fffffff]!), nameNumber);
 
   r.structure = 'zen package summary';
   if ((importsAt - hashesAt) % 8 !== 0) throw r.error(`imported public export hashes span ${importsAt - hashesAt} bytes, not whole 8-byte entries`, 24);
@@ -101,20 +102,27 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
   const importCount = (exportsAt - importsAt) / 8;
   const exportCount = (exportsEnd - exportsAt) / EXPORT_ENTRY_SIZE;
 
-  // UE5.3+: imported package names; before, package imports index the store entry's list (not read: they stay unnamed).
-  const imported: string[] = [];
+  // UE5.3+: imported package names, as the keys of their lowercased names; before, package
+  // imports index the store entry's list (not read: they stay unnamed).
+  const imported: number[] = [];
   if (bundles) {
     r.structure = 'imported package names';
-    const end = readNames(r, namesAt, headerSize, imported);
-    if (end + imported.length * 4 !== headerSize) throw r.error(`imported package names end at ${end + imported.length * 4}, but the header ends at ${headerSize}`, end);
-    for (let i = 0; i < imported.length; i++) imported[i] = displayName(imported[i]!, r.i32(end + i * 4));
+    const spans: number[] = [];
+    const end = readNames(r, namesAt, headerSize, (start, len, wide) => spans.push(start, len, wide ? 1 : 0));
+    const count = spans.length / 3;
+    if (end + count * 4 !== headerSize) throw r.error(`imported package names end at ${end + count * 4}, but the header ends at ${headerSize}`, end);
+    for (let i = 0; i < count; i++) {
+      const start = spans[3 * i]!, len = spans[3 * i + 1]!, number = r.i32(end + i * 4);
+      imported.push(spans[3 * i + 2] === 0 && number === 0 ? w.latin1PackageKey(bytes, start, start + len)
+        : w.packageKey(displayName(spans[3 * i + 2] ? utf16(bytes, start, len) : latin1(bytes, start, start + len), number)));
+    }
   }
 
   w.put(RecordStatus.ok);
   w.put(w.key(packageName));
-  w.put(w.key(asciiLower(packageName)));
+  w.put(w.packageKey(packageName));
   w.put(names.length);
-  for (const n of names) w.put(w.text(n));
+  for (const n of names) w.put(n);
 
   const ref = (at: number, what: string, isImport: boolean): number => {
     const lo = r.u32(at), hi = r.u32(at + 4);
@@ -133,7 +141,7 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
     if (!bundles) return -1;
     if (packageIndex >= imported.length) throw r.error(`${what} names imported package ${packageIndex} of ${imported.length}`, at);
     const h = hashesAt + lo * 8;
-    return w.packageRef(imported[packageIndex]!, r.u32(h), r.u32(h + 4));
+    return w.packageRefByKey(imported[packageIndex]!, r.u32(h), r.u32(h + 4));
   };
 
   r.structure = 'export map';
@@ -144,7 +152,8 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
     if (idx >>> 30 !== 0 || (idx & 0x3fffffff) >= names.length) throw r.error(`export ${i} name 0x${idx.toString(16)} is not one of the ${names.length} package names`, at + 16);
     const filter = bytes[at + 68]!;
     if (filter > 2) throw r.error(`export ${i} filter flags ${filter} are not None, NotForClient or NotForServer`, at + 68);
-    w.put(w.text(displayName(names[idx & 0x3fffffff]!, r.u32(at + 20))));
+    const name = names[idx & 0x3fffffff]!, number = r.u32(at + 20);
+    w.put(number === 0 ? name : w.text(displayName(w.textString(name), number)));
     const cls = ref(at + 32, `export ${i} class`, false);
     if (cls === -1) throw r.error(`export ${i} has no class`, at + 32);
     w.put(cls);
@@ -157,8 +166,8 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
   w.put(0); // strings: not read here
 }
 
-/** A name batch at `at`, ending at or before `end`: its names pushed to `out`; returns where it ends. */
-function readNames(r: HeadReader, at: number, end: number, out: string[]): number {
+/** A name batch at `at`, ending at or before `end`: each name's bytes handed to `each`; returns where the batch ends. */
+function readNames(r: HeadReader, at: number, end: number, each: (start: number, length: number, wide: boolean) => void): number {
   r.need(at, 4, end);
   const count = r.u32(at);
   if (count === 0) return at + 4;
@@ -180,37 +189,18 @@ function readNames(r: HeadReader, at: number, end: number, out: string[]): numbe
   if (total !== stringBytes) throw r.error(`${count} name headers add up to ${total} string bytes, but the batch declares ${stringBytes}`, at + 4);
   let p = headersAt + count * 2;
   r.need(p, total, end);
-  if (!hasWide(b, headersAt, count) && total <= MAX_APPLY) {
-    // One string of the whole batch, cut into names: one call instead of one per name.
-    const all = String.fromCharCode.apply(null, b.subarray(p, p + total) as unknown as number[]);
-    let q = 0;
-    for (let i = 0; i < count; i++) {
-      const len = ((b[headersAt + 2 * i]! & 0x7f) << 8) | b[headersAt + 2 * i + 1]!;
-      out.push(all.slice(q, q + len));
-      q += len;
-    }
-    return p + total;
-  }
   for (let i = 0; i < count; i++) {
     const h = b[headersAt + 2 * i]!;
     const len = ((h & 0x7f) << 8) | b[headersAt + 2 * i + 1]!;
-    if (h & 0x80) {
-      const units = new Uint16Array(len);
-      for (let k = 0; k < len; k++) units[k] = b[p + 2 * k]! | (b[p + 2 * k + 1]! << 8);
-      out.push(String.fromCharCode.apply(null, units as unknown as number[]));
-      p += len * 2;
-    } else {
-      out.push(String.fromCharCode.apply(null, b.subarray(p, p + len) as unknown as number[]));
-      p += len;
-    }
+    each(p, len, (h & 0x80) !== 0);
+    p += h & 0x80 ? len * 2 : len;
   }
   return p;
 }
 
-/** Characters made in one String.fromCharCode call at most (arguments are bounded). */
-const MAX_APPLY = 32 * 1024;
-
-function hasWide(b: Uint8Array, headersAt: number, count: number): boolean {
-  for (let i = 0; i < count; i++) if (b[headersAt + 2 * i]! & 0x80) return true;
-  return false;
+/** `length` UTF-16LE code units at `start`, unaligned. */
+function utf16(b: Uint8Array, start: number, length: number): string {
+  const units = new Uint16Array(length);
+  for (let k = 0; k < length; k++) units[k] = b[start + 2 * k]! | (b[start + 2 * k + 1]! << 8);
+  return String.fromCharCode.apply(null, units as unknown as number[]);
 }
