@@ -110,12 +110,14 @@ export class CompareService {
   changes(req: { comparisonId: string; format: 'csv' | 'json' }): ChangeListFile {
     const c = this.get(req.comparisonId);
     const fileName = `changes.${req.format}`;
-    if (req.format === 'json') return { fileName, text: `${JSON.stringify(c.diff, null, 1)}\n` };
+    // A moved file's size (the same in both builds: the same content) is the new build's file's.
+    const moved = c.diff.moved.map((m) => ({ ...m, size: c.new.install.file(m.newPath)?.size ?? 0 }));
+    if (req.format === 'json') return { fileName, text: `${JSON.stringify({ ...c.diff, moved }, null, 1)}\n` };
     const rows = [['change', 'path', 'oldPath', 'oldSize', 'newSize']];
     for (const f of c.diff.added) rows.push(['added', f.path, '', '', String(f.size)]);
     for (const f of c.diff.removed) rows.push(['removed', f.path, f.path, String(f.size), '']);
     for (const f of c.diff.changed) rows.push(['changed', f.path, f.path, String(f.oldSize), String(f.newSize)]);
-    for (const f of c.diff.moved) rows.push(['moved', f.newPath, f.oldPath, '', '']);
+    for (const f of moved) rows.push(['moved', f.newPath, f.oldPath, String(f.size), String(f.size)]);
     return { fileName, text: `${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n` };
   }
 

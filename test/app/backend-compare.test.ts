@@ -2,13 +2,17 @@
  * Comparing two builds through the app's API (backend/compare.ts) on the cue58 Patch fixture: the
  * base container against the folder with its _P patch. The merged tree marks the patched file and
  * counts it in every folder above; the package's two sides differ where CUE4Parse's
- * FixturePatchPrecedenceTests say (Integer 100 -> 200); the change list as CSV and JSON.
+ * FixturePatchPrecedenceTests say (Integer 100 -> 200); the change list as CSV and JSON, a moved
+ * file with its size (in-memory builds).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
+import { CompareService, type ComparedSide } from '../../src/backend/compare.js';
+import type { Archive, ArchiveFile } from '../../src/core/archive.js';
+import { Install } from '../../src/core/install/install.js';
 import { validateRequest } from '../../src/shared/api.js';
 import { corpus } from '../support/corpus.js';
 
@@ -68,5 +72,38 @@ describe('comparing two builds in the app', () => {
   it('an install compared with itself: a clear refusal', async () => {
     const i = await backend.openInstall({ path: PATCH_PAK });
     await expect(backend.compareInstalls({ oldId: i.id, newId: i.id })).rejects.toThrow(/^old and new are the same install \(.*Patch\/Pak\): nothing to compare/);
+  });
+});
+
+describe('the change list of a comparison with a moved file', () => {
+  /** An in-memory archive of text files (as test/diff/compare-installs.test.ts makes them). */
+  function bytesArchive(path: string, files: Record<string, string>): Archive {
+    const entries = Object.entries(files).map(([p, text]) => ({ p, bytes: new TextEncoder().encode(text) }));
+    const list: ArchiveFile[] = entries.map((e, ref) => ({ path: e.p, size: e.bytes.length, ref }));
+    return {
+      kind: 'pak', path, name: path.replace(/\.pak$/, ''), mountPoint: '', status: { state: 'ok' },
+      files: () => list,
+      read: async (ref) => entries[ref]!.bytes,
+      storage: (ref) => ({ offset: 0, size: list[ref]!.size, compressedSize: list[ref]!.size, codecs: { None: 1 }, encrypted: false }),
+      verify: async () => null,
+      describe: () => ({ kind: 'pak', path, fields: {} }),
+      close: async () => undefined,
+    };
+  }
+  const side = (id: string, install: Install): ComparedSide => ({
+    id, root: id, install, packages: () => { throw new Error('not read here'); }, mappings: async () => undefined,
+  });
+
+  it('gives the moved file its size (the export of the added and changed files counts its bytes)', async () => {
+    const a = new Install(['old'], [bytesArchive('old.pak', { 'G/A.uasset': 'alpha', 'G/B.uasset': 'beta!!' })], []);
+    const b = new Install(['new'], [bytesArchive('new.pak', { 'G/A.uasset': 'alphA', 'G/Moved/B.uasset': 'beta!!', 'G/D.uasset': 'delta' })], []);
+    const service = new CompareService();
+    const s = await service.compare(side('old', a), side('new', b));
+    expect(s).toMatchObject({ added: 1, changed: 1, moved: 1 });
+    const json = JSON.parse(service.changes({ comparisonId: s.comparisonId, format: 'json' }).text);
+    expect(json.moved).toEqual([{ oldPath: 'G/B.uasset', newPath: 'G/Moved/B.uasset', size: 6 }]);
+    expect(json.added).toEqual([{ path: 'G/D.uasset', size: 5 }]);
+    const csv = service.changes({ comparisonId: s.comparisonId, format: 'csv' }).text.split('\r\n');
+    expect(csv).toContain('moved,G/Moved/B.uasset,G/B.uasset,6,6');
   });
 });

@@ -83,13 +83,13 @@ export class CompareState {
   async collectExport(): Promise<void> {
     if (!this.summary) return;
     const list = JSON.parse((await this.api.comparisonChanges({ comparisonId: this.summary.comparisonId, format: 'json' })).text) as {
-      added: { path: string; size: number }[]; changed: { path: string; newSize: number }[]; moved: { newPath: string }[];
+      added: { path: string; size: number }[]; changed: { path: string; newSize: number }[]; moved: { newPath: string; size?: number }[];
     };
     const file = (path: string, size: number): TreeEntry => ({ name: path.slice(path.lastIndexOf('/') + 1), path, isDir: false, size, fileCount: 1 });
     // An empty selection would mean the whole install to the export dialog.
     if (list.added.length + list.changed.length + list.moved.length === 0) throw new Error('The new build has no added, changed or moved file to export.');
     this.exportEntries = [
-      ...list.added.map((f) => file(f.path, f.size)), ...list.changed.map((f) => file(f.path, f.newSize)), ...list.moved.map((m) => file(m.newPath, 0)),
+      ...list.added.map((f) => file(f.path, f.size)), ...list.changed.map((f) => file(f.path, f.newSize)), ...list.moved.map((m) => file(m.newPath, m.size ?? 0)),
     ];
   }
 
