@@ -73,7 +73,20 @@ export async function readAnimatedMesh(source: AssetSource, exportIndex: number 
  * A SkeletalMesh package that imports `skeleton` (an object path), in the folders of `near` (ls
  * paths) and the folders beside them; undefined when none is.
  */
-export async function findSkeletalMesh(packages: InstallPackages, near: readonly string[], skeleton: string): Promise<string | undefined> {
+export function findSkeletalMesh(packages: InstallPackages, near: readonly string[], skeleton: string): Promise<string | undefined> {
+  // Remembered per install, skeleton and folders: converting a folder of sequences of one
+  // skeleton looks once, not once per sequence.
+  let found = searches.get(packages);
+  if (!found) searches.set(packages, (found = new Map()));
+  const key = `${skeleton}|${near.map(folderOf).join('|')}`;
+  let hit = found.get(key);
+  if (!hit) found.set(key, (hit = searchSkeletalMesh(packages, near, skeleton)));
+  return hit;
+}
+
+const searches = new WeakMap<InstallPackages, Map<string, Promise<string | undefined>>>();
+
+async function searchSkeletalMesh(packages: InstallPackages, near: readonly string[], skeleton: string): Promise<string | undefined> {
   const folders: string[] = [];
   const add = (f: string) => { if (!folders.includes(f)) folders.push(f); };
   for (const p of near) add(folderOf(p));
@@ -84,7 +97,7 @@ export async function findSkeletalMesh(packages: InstallPackages, near: readonly
   let opened = 0;
   for (const folder of folders) {
     for (const e of packages.install.listDir(folder)) {
-      if (e.isDir || !/\.uasset$/i.test(e.name) || near.includes(e.path)) continue;
+      if (e.isDir || !/\.uasset$/i.test(e.name) || near.some((p) => p === e.path)) continue;
       if (++opened > MAX_CANDIDATES) return undefined;
       try {
         const { model } = await packages.open(e.path);
