@@ -122,6 +122,16 @@ describe('UE4 meshes with unversioned properties and no mappings', () => {
       expect(m.notes.join(' ')).toMatch(/unversioned, without the game's mappings/);
     });
   }
+  it('property bytes that pass for an empty skeletal mesh (no bones, no LODs) are passed over: the real data is found', async () => {
+    // bHasGuid 0, strip flags "editor data stripped", zero bounds, and empty material, bone, pose, name map and LOD arrays.
+    const decoy = new Out().bool(false).strip(1, 0).zeros(28).i32(0).i32(0).i32(0).i32(0).i32(0).bytes();
+    const source = writtenSource('SkeletalMesh', skeletalMeshExport(418), 418, undefined, true);
+    const exp = source.exports[0]!;
+    exp.bytes = Uint8Array.from([...decoy, ...exp.bytes]);
+    const m = await meshOf(source, {});
+    expectGeometry(m);
+    expect(m.bones).toHaveLength(3);
+  });
   for (const release of [418, 420, 425]) {
     it(`UE${Math.floor(release / 100)}.${release % 100}: the static mesh data found behind the properties`, async () => {
       expectGeometry(await meshOf(writtenSource('StaticMesh', staticMeshExport(release), release, undefined, true), {}));

@@ -158,7 +158,9 @@ export function findSkeletalMeshNative(exp: SourceExport, source: PackageSource,
     const s = p + (guid ? 20 : 4);
     if (s + 2 > b.length || (b[s]! & 1) === 0) continue;
     try {
-      return readSkeletalMeshAny(exp, source, p, releases, [true, false]);
+      // Property bytes can pass for an empty mesh: the data sought has bones and LODs.
+      const found = readSkeletalMeshAny(exp, source, p, releases, [true, false]);
+      if (found.bones.length > 0 && found.lods.length > 0) return found;
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
     }

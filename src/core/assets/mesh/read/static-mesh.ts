@@ -236,7 +236,9 @@ export function findStaticMeshNative(exp: SourceExport, source: PackageSource, r
     if (s + 6 > b.length || (b[s]! & 1) === 0 || v.getUint32(s + 2, true) !== 1) continue;
     for (const release of releases) {
       try {
-        return readStaticMeshNative(exp, source, p, release);
+        // Property bytes can pass for an empty mesh: the data sought has LODs.
+        const found = readStaticMeshNative(exp, source, p, release);
+        if (found.lods.length > 0) return found;
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
       }
