@@ -71,4 +71,30 @@ describe('AnimSequence bad input', () => {
     const s = edit(await source(), (b) => b.subarray(0, find(b, OFFSETS) + 100));
     expect(() => sequenceOf(s, {})).toThrow(FormatError);
   });
+
+  it('cut at any byte of its native data: a FormatError every time', async () => {
+    const whole = await source();
+    const exp = whole.exports.find((e) => e.name === 'AS_Fixture')!;
+    const start = exp.properties.propertyStart + exp.properties.propertyBytes;
+    for (let end = start; end < exp.bytes.length - 4; end++) {
+      const s = edit(await source(), (b) => b.subarray(0, end));
+      expect(() => sequenceOf(s, {}), `cut at ${end}`).toThrow(FormatError);
+    }
+  });
+
+  it('any byte of the key stream changed: read or refused with a FormatError, never another error', async () => {
+    const base = await source();
+    const exp = base.exports.find((e) => e.name === 'AS_Fixture')!;
+    const at = find(exp.bytes, OFFSETS);
+    for (let i = at; i < at + 36 + 260; i++) {
+      for (const value of [0x00, 0xff, 0x7f]) {
+        const s = edit(await source(), (b) => { b[i] = value; });
+        try {
+          sequenceOf(s, {});
+        } catch (e) {
+          expect(e, `byte ${i} = ${value}`).toBeInstanceOf(FormatError);
+        }
+      }
+    }
+  });
 });

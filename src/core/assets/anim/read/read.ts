@@ -18,7 +18,7 @@ import { propertiesRead } from '../../texture/read/texture-serialize.js';
 import type { AnimCodecs, AnimCurve, AnimSequence, AnimTrack } from '../types.js';
 import { decodeRichCurves } from './curves.js';
 import { isFormatError, readSequenceNative, type SequenceNative } from './sequence.js';
-import { decodeUeTracks, KEY_LAYOUTS, readUeCompressedHeader } from './ue-tracks.js';
+import { decodeUeTracks, KEY_LAYOUTS, readUeCompressedHeader, UE_HEADER_BYTES } from './ue-tracks.js';
 
 export const ANIM_CLASSES: readonly string[] = ['AnimSequence'];
 /** The oldest release whose FCompressedAnimSequence layout the reader knows. */
@@ -86,6 +86,8 @@ export function sequenceOf(source: PackageSource, opts: AnimReadOptions): AnimSe
     notes.push(`the bone tracks are compressed with ACL (${native.boneCodec}), which PakScope does not decode: the facts are shown without poses`);
   } else {
     const r = reader(exp, native.codecAt).struct(`${exp.class} "${exp.name}" bone codec header`);
+    // One of the engine's codecs (AnimCompress_*) with fewer bytes than its header: a cut export, not another codec.
+    if (/^AnimCompress_/.test(native.boneCodec)) r.need(UE_HEADER_BYTES);
     let header;
     try {
       header = readUeCompressedHeader(r);

@@ -25,6 +25,9 @@ export interface UeCompressedHeader {
   scaleStripSize: number;
 }
 
+/** Bytes of the header: keys, four format bytes, four counts. */
+export const UE_HEADER_BYTES = 24;
+
 /** The header's fields; throws when they do not describe a UE key layout. */
 export function readUeCompressedHeader(r: BinaryReader): UeCompressedHeader {
   const at = r.pos;
