@@ -112,7 +112,7 @@ function spelled(reply: SpanReply): unknown {
   };
   expect(ints[0]).toBe(RecordStatus.ok);
   let p = 1;
-  const name = keys[ints[p++]!], lower = keys[ints[p++]!];
+  const name = texts[ints[p++]!], lower = keys[ints[p++]!];
   const names = Array.from(ints.subarray(p + 1, p + 1 + ints[p]!), (t) => texts[t]);
   p += 1 + ints[p]!;
   const exports = [];

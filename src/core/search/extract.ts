@@ -196,7 +196,7 @@ function writeZenFacts(w: SpanFactsWriter, bytes: Uint8Array, path: string, layo
     }
   };
   w.put(RecordStatus.ok);
-  w.put(w.key(pkg.name));
+  w.put(w.text(pkg.name));
   w.put(w.packageKey(pkg.name));
   w.put(pkg.names.length);
   for (const n of pkg.names) w.put(w.text(n));

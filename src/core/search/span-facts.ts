@@ -8,7 +8,7 @@
  * string once per thread, not once per hit.
  *
  * A record (at `starts[k]` in `ints`):
- *   RecordStatus.ok, nameKey, lowerNameKey, nNames, name texts..., nExports,
+ *   RecordStatus.ok, name text, lowerNameKey, nNames, name texts..., nExports,
  *     (name text, class ref, hashLo, hashHi) per export, nImports, refs..., nStrings, (where key, text) per string
  *   RecordStatus.error, index into `errors`
  *   RecordStatus.needsBytes, bytes of the chunk the header needs (the span held fewer)

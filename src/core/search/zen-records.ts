@@ -107,7 +107,7 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
       const e = of.entries[k]!;
       this.spanOf[e] = span;
       this.startOf[e] = p;
-      ints[p + 1] = keys[ints[p + 1]!]!;
+      ints[p + 1] = texts[ints[p + 1]!]!;
       ints[p + 2] = keys[ints[p + 2]!]!;
       p += 3;
       const names = ints[p++]!;
@@ -237,7 +237,7 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     const slot = this.exportBase![e]! + k;
     const cached = this.exportText![slot]!;
     if (cached >= 0) return cached;
-    const name = this.keys[ints[this.startOf[e]! + 1]!]!;
+    const name = this.b.text(ints[this.startOf[e]! + 1]!);
     return (this.exportText![slot] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
   }
 

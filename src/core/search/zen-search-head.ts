@@ -92,7 +92,9 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
   if (nameIndexAndType >>> 30 !== 0 || (nameIndexAndType & 0x3fffffff) >= names.length) {
     throw r.error(`package name 0x${nameIndexAndType.toString(16)} is not one of the ${names.length} package names`, 8);
   }
-  const packageName = displayName(w.textString(names[nameIndexAndType & 0x3fffffff]!), nameNumber);
+  // Its text: the name's own when it has no number (no string made for it).
+  const packageText = nameNumber === 0 ? names[nameIndexAndType & 0x3fffffff]! : w.text(displayName(w.textString(names[nameIndexAndType & 0x3fffffff]!), nameNumber));
+  const packageName = w.textString(packageText);
 
   r.structure = 'zen package summary';
   if ((importsAt - hashesAt) % 8 !== 0) throw r.error(`imported public export hashes span ${importsAt - hashesAt} bytes, not whole 8-byte entries`, 24);
@@ -119,7 +121,7 @@ export function writeZenSearchHead(w: SpanFactsWriter, bytes: Uint8Array, file: 
   }
 
   w.put(RecordStatus.ok);
-  w.put(w.key(packageName));
+  w.put(packageText);
   w.put(w.packageKey(packageName));
   w.put(names.length);
   for (const n of names) w.put(n);
