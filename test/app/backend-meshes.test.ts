@@ -1,32 +1,22 @@
 // The app's backend and meshes: SM_Fixture lists under the registry's "mesh" view; meshInfo gives
 // the counts and bounds, meshGeometry the arrays in the view's axes, saveConversion a .glb
 // the Khronos validator accepts; the request checks refuse a bad LOD.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
 import { decodeFrame, encodeFrame } from '../../src/shared/wire.js';
+import { useBackend } from '../support/backend-session.js';
 import { corpus } from '../support/corpus.js';
 import { parseGlb, validateGlb } from '../support/gltf-validator.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const SM = 'CUE4ParseFixtures/Content/Fixtures/Meshes/SM_Fixture.uasset';
-const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
 
-let configDir: string;
-let backend: Backend;
-let installId: string;
-beforeAll(async () => {
-  configDir = await mkdtemp(join(tmpdir(), 'pakscope-meshes-'));
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
-  installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
-});
-afterAll(async () => {
-  await backend.close();
-  await rm(configDir, { recursive: true, force: true });
-});
+const session = useBackend(UNCOMPRESSED, 'pakscope-meshes-');
+let backend: Backend, installId: string, configDir: string;
+beforeAll(() => ({ backend, installId, configDir } = session));
 
 /** A frame's parts joined, as the web client receives them. */
 function frameBuffer(parts: Uint8Array[]): ArrayBuffer {

@@ -1,11 +1,11 @@
 // The app's backend and sounds: a sound package lists its SoundWave under the registry's "sound"
 // view, and saveConversion writes it as a WAV (equal to the source art) or as stored.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { useBackend } from '../support/backend-session.js';
 import { corpus } from '../support/corpus.js';
 import { writeSoundPackage } from '../assets/sound/ue12-writer.js';
 import { pcmStreamedSound } from '../../bench/sound-writer.js';
@@ -13,23 +13,10 @@ import { soundView } from '../../src/backend/sounds.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const sw = (name: string) => `CUE4ParseFixtures/Content/Fixtures/Audio/${name}.uasset`;
-const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
 
-let configDir: string;
-let out: string;
-let backend: Backend;
-let installId: string;
-beforeAll(async () => {
-  configDir = await mkdtemp(join(tmpdir(), 'pakscope-sounds-'));
-  out = join(configDir, 'out');
-  await mkdir(out);
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
-  installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
-});
-afterAll(async () => {
-  await backend.close();
-  await rm(configDir, { recursive: true, force: true });
-});
+const session = useBackend(UNCOMPRESSED, 'pakscope-sounds-');
+let backend: Backend, installId: string, configDir: string, out: string;
+beforeAll(() => ({ backend, installId, configDir, out } = session));
 
 describe('sounds in the backend', () => {
   it('a sound package lists its SoundWave under the sound view', async () => {

@@ -3,28 +3,16 @@
  * offered as "table" previews, and assetTable giving columns, rows and the CSV (values from
  * cue58/manifest.json and CUE4Parse's FixtureStructuredAssetTests.cs).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { useBackend } from '../support/backend-session.js';
 import { corpus } from '../support/corpus.js';
 
-const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
-let configDir: string;
-let backend: Backend;
-let installId: string;
-beforeAll(async () => {
-  configDir = await mkdtemp(join(tmpdir(), 'pakscope-table-'));
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
-  installId = (await backend.openInstall({ path: corpus('cue58/IoStore/Tagged/Uncompressed') })).id;
-});
-afterAll(async () => {
-  await backend.close();
-  await rm(configDir, { recursive: true, force: true });
-});
+const session = useBackend(corpus('cue58/IoStore/Tagged/Uncompressed'), 'pakscope-table-');
+let backend: Backend, installId: string;
+beforeAll(() => ({ backend, installId } = session));
 
 describe('assetTable', () => {
   it('offers DT_AllProperties as a table: one column per field, numbers as numbers, its CSV', async () => {

@@ -3,27 +3,15 @@
  * previews (named after their class) and assetText giving the UnrealScript source, checked
  * against the source UELib compiled TestUC1 from (Labels.uc, 2,261 characters).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { ApiValidationError, validateRequest } from '../../src/shared/api.js';
+import { useBackend } from '../support/backend-session.js';
 import { corpus } from '../support/corpus.js';
 
-const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
-let configDir: string;
-let backend: Backend;
-let installId: string;
-beforeAll(async () => {
-  configDir = await mkdtemp(join(tmpdir(), 'pakscope-text-'));
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
-  installId = (await backend.openInstall({ path: corpus('legacy') })).id;
-});
-afterAll(async () => {
-  await backend.close();
-  await rm(configDir, { recursive: true, force: true });
-});
+const session = useBackend(corpus('legacy'), 'pakscope-text-');
+let backend: Backend, installId: string;
+beforeAll(() => ({ backend, installId } = session));
 
 describe('assetText', () => {
   it('offers each class\'s script as a text preview named after the class', async () => {

@@ -6,14 +6,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { openInstall } from '../../src/core/install/install.js';
 import { isInputError } from '../../src/core/errors.js';
 import { ApiValidationError, MAX_PIXEL_READ, validateRequest } from '../../src/shared/api.js';
+import { TEST_APP_INFO, useBackend } from '../support/backend-session.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
@@ -21,7 +21,6 @@ const LEGACY_PAK = corpus('cue58/LegacyPak/Tagged/Uncompressed');
 const TEXTURES = 'CUE4ParseFixtures/Content/Fixtures/Textures';
 const tex = (name: string) => `${TEXTURES}/${name}.uasset`;
 const PYTHON = '/usr/bin/python3';
-const info = { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' as const };
 
 /** The fixtures' slice pattern (cue58 README): slice s of T_Cube, T_Array, T_Volume and T_CubeArray. */
 function pattern(x: number, y: number, s: number): [number, number, number, number] {
@@ -47,21 +46,9 @@ function readPng(file: string): { size: [number, number]; mode: string; pixels: 
 }
 const havePillow = existsSync(PYTHON) && (() => { try { execFileSync(PYTHON, ['-c', 'import PIL']); return true; } catch { return false; } })();
 
-let configDir: string;
-let out: string;
-let backend: Backend;
-let installId: string;
-beforeAll(async () => {
-  configDir = await mkdtemp(join(tmpdir(), 'pakscope-textures-'));
-  out = join(configDir, 'out');
-  await mkdir(out);
-  backend = new Backend({ configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
-  installId = (await backend.openInstall({ path: UNCOMPRESSED })).id;
-});
-afterAll(async () => {
-  await backend.close();
-  await rm(configDir, { recursive: true, force: true });
-});
+const session = useBackend(UNCOMPRESSED, 'pakscope-textures-');
+let backend: Backend, installId: string, configDir: string, out: string;
+beforeAll(() => ({ backend, installId, configDir, out } = session));
 
 describe('the registry in the package view', () => {
   it('lists a texture package\'s texture export and nothing for a data asset', async () => {
@@ -194,7 +181,7 @@ describe('saveConversion', () => {
   it('writes only files picked in the save dialog where there is one (Electron)', async () => {
     const picked = join(out, 'picked.png');
     const electron = new Backend({
-      configDir, info: { ...info, mode: 'electron' }, anyPath: true,
+      configDir, info: { ...TEST_APP_INFO, mode: 'electron' }, anyPath: true,
       dialogs: { pickFolder: async () => null, pickFile: async () => null, pickSaveFile: async (req) => (req.name === 'T_BC7.png' ? picked : null) },
     });
     try {

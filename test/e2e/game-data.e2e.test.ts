@@ -13,19 +13,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FRENCH_TEXT, LOCALIZATION, makeGameDataInstall } from '../support/game-data-install.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, selectInTree, useWebSession } from './web-session.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 const dir = skipBrowser ? '' : makeGameDataInstall();
 afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
-
-async function selectFile(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-}
 
 /** Each shown row's cells, top to bottom. */
 const shownRows = (page: Page, testid: string) => page.getByTestId(testid).locator('.row').evaluateAll((rows) =>
@@ -39,7 +31,7 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
     const { page } = web;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
-    await selectFile(page, 'CUE4ParseFixtures.locres', `${LOCALIZATION}/de/CUE4ParseFixtures.locres`);
+    await selectInTree(page, 'CUE4ParseFixtures.locres', `${LOCALIZATION}/de/CUE4ParseFixtures.locres`);
     await poll(() => page.getByTestId('viewer-tab-localization').getAttribute('aria-selected')).toBe('true');
     await poll(() => page.getByTestId('localization-rows').locator('[role="columnheader"]').allTextContents()).toEqual(['Namespace', 'Key', 'en', 'de', 'es', 'fr']);
     const greeting = (await shownRows(page, 'localization-rows')).find((r) => r[1] === 'CityGreeting')!;
@@ -62,7 +54,7 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
 
   it('the details pane of a package shows what the asset registry says of it', async () => {
     const { page } = web;
-    await selectFile(page, 'T_BC1', 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC1.uasset');
+    await selectInTree(page, 'T_BC1', 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC1.uasset');
     const facts = page.getByTestId('detail-registry');
     // 64x64, as CUE4Parse's FixtureTestUtilities.cs lists T_BC1; the class from the registry.
     await poll(() => facts.textContent()).toContain('Dimensions64x64');
@@ -72,7 +64,7 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
 
   it('the registry view: filter by class, a package link opens the package; an .ini in Monaco', async () => {
     const { page } = web;
-    await selectFile(page, 'AssetRegistry', 'CUE4ParseFixtures/AssetRegistry.bin');
+    await selectInTree(page, 'AssetRegistry', 'CUE4ParseFixtures/AssetRegistry.bin');
     await poll(() => page.getByTestId('viewer-tab-registry').getAttribute('aria-selected')).toBe('true');
     await poll(() => page.getByTestId('registry-summary').textContent()).toContain('MemoryMappedTagDataStore · 306 assets');
     await page.getByTestId('registry-class').selectOption('/Script/Engine.CurveTable');
@@ -86,7 +78,7 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
     await page.getByTestId('registry-rows-link').first().click();
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Properties/DA_PrimaryAsset');
 
-    await selectFile(page, 'DefaultGame', 'CUE4ParseFixtures/Config/DefaultGame.ini');
+    await selectInTree(page, 'DefaultGame', 'CUE4ParseFixtures/Config/DefaultGame.ini');
     await poll(() => page.locator('section.viewer [data-testid="text-view"]').first().getAttribute('data-language')).toBe('ini');
     // The ini tokenizer colours a key apart from its value.
     const line = page.locator('.monaco-editor .view-line', { hasText: 'String=Deterministic fixture value' });
@@ -98,7 +90,7 @@ describe.skipIf(skipBrowser)('game data views in Chromium (browser host)', () =>
 
   it('texts in a culture: DA_AllProperties\' Text in French when fr is picked, as stored again after', async () => {
     const { page } = web;
-    await selectFile(page, 'DA_AllProperties', 'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset');
+    await selectInTree(page, 'DA_AllProperties', 'CUE4ParseFixtures/Content/Fixtures/Properties/DA_AllProperties.uasset');
     await page.keyboard.press('Enter');
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Properties/DA_AllProperties');
     await page.getByTestId('package-tab-properties').click();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, WEBGL_ARGS } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, selectInTree, useWebSession, WEBGL_ARGS } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { parseGlb, validateGlb } from '../support/gltf-validator.js';
 import { meshGrid } from '../fixtures/mesh-grid.js';
@@ -23,14 +23,6 @@ import { encodeFrame, FRAME_TYPE } from '../../src/shared/wire.js';
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const MESHES = 'CUE4ParseFixtures/Content/Fixtures/Meshes';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 30_000);
-
-async function openFromTree(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-}
 
 /** The WebGL canvas read back: how many pixels differ from the background, and a hash of them all. */
 function canvasPixels(page: Page): Promise<{ drawn: number; hash: number; width: number }> {
@@ -62,7 +54,7 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
+    await selectInTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
     await page.getByTestId('open-package').click();
     await poll(() => page.getByTestId('package-tab-view-mesh').getAttribute('aria-selected')).toBe('true');
 
@@ -135,7 +127,7 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
+    await selectInTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
     await page.getByTestId('open-package').click();
     const canvas = page.getByTestId('mesh-canvas');
     await poll(() => canvas.getAttribute('data-vertices')).toBe('6');
@@ -155,7 +147,7 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'SK_Fixture', `${MESHES}/SK_Fixture.uasset`);
+    await selectInTree(page, 'SK_Fixture', `${MESHES}/SK_Fixture.uasset`);
     await page.getByTestId('open-package').click();
     await poll(() => page.getByTestId('package-tab-view-mesh').getAttribute('aria-selected')).toBe('true');
     await poll(() => page.getByTestId('mesh-bone-count').textContent()).toBe('3');
@@ -195,7 +187,7 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
   it('shows SKEL_Fixture, a skeleton alone, as its bones', async () => {
     const { page } = web;
     // The package view is open: a package picked in the tree opens in it.
-    await openFromTree(page, 'SKEL_Fixture', 'CUE4ParseFixtures/Content/Fixtures/Animations/SKEL_Fixture.uasset');
+    await selectInTree(page, 'SKEL_Fixture', 'CUE4ParseFixtures/Content/Fixtures/Animations/SKEL_Fixture.uasset');
     await poll(() => page.getByTestId('mesh-bone-count').textContent()).toBe('3');
     expect(await page.getByTestId('mesh-lod').count()).toBe(0);
     await poll(() => page.locator('.labels .label.bone').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
@@ -231,7 +223,7 @@ describe.skipIf(skipBrowser)('a mesh of a million triangles in Chromium (WebGL t
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
+    await selectInTree(page, 'SM_Fixture', `${MESHES}/SM_Fixture.uasset`);
     await page.getByTestId('open-package').click();
     const canvas = page.getByTestId('mesh-canvas');
     await poll(() => canvas.getAttribute('data-vertices')).toBe(String(709 * 709));

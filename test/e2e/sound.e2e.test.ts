@@ -8,22 +8,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, selectInTree, useWebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const AUDIO = 'CUE4ParseFixtures/Content/Fixtures/Audio';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
-
-async function openFromTree(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-}
 
 describe.skipIf(skipBrowser)('sounds in Chromium (browser host)', () => {
   const web = useWebSession(UNCOMPRESSED);
@@ -39,7 +30,7 @@ describe.skipIf(skipBrowser)('sounds in Chromium (browser host)', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'SW_Streaming', `${AUDIO}/SW_Streaming.uasset`);
+    await selectInTree(page, 'SW_Streaming', `${AUDIO}/SW_Streaming.uasset`);
     await page.getByTestId('open-package').click();
 
     await poll(() => page.getByTestId('package-tab-view-sound').getAttribute('aria-selected')).toBe('true');
@@ -79,7 +70,7 @@ describe.skipIf(skipBrowser)('sounds in Chromium (browser host)', () => {
 
   it('names RADA, shows its note and offers only Save as stored', async () => {
     const { page } = web;
-    await openFromTree(page, 'SW_Format_RADAudio', `${AUDIO}/SW_Format_RADAudio.uasset`);
+    await selectInTree(page, 'SW_Format_RADAudio', `${AUDIO}/SW_Format_RADAudio.uasset`);
     await poll(() => page.getByTestId('sound-format').textContent()).toBe('RADA');
     expect(await page.getByTestId('sound-stored').textContent()).toContain('PakScope does not decode');
     expect(await page.getByTestId('sound-save-rada').isVisible()).toBe(true);

@@ -12,10 +12,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInstall } from '../../src/core/install/install.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, selectInTree, useWebSession } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
@@ -27,15 +26,6 @@ const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 function pngPixels(file: string, points: readonly (readonly [number, number])[]): { size: [number, number]; pixels: number[][] } {
   const script = 'import json,sys\nfrom PIL import Image\nim=Image.open(sys.argv[1]).convert("RGBA")\npts=json.loads(sys.argv[2])\nprint(json.dumps({"size":im.size,"pixels":[list(im.getpixel((x,y))) for x,y in pts]}))';
   return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file, JSON.stringify(points)], { encoding: 'utf8' })) as { size: [number, number]; pixels: number[][] };
-}
-
-/** Filters the tree and selects a row (a package row shows in the package view once one is open). */
-async function openFromTree(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400); // the filter applies after a pause, then the tree is rebuilt
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
 }
 
 describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
@@ -71,7 +61,7 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'T_BC7', `${TEXTURES}/T_BC7.uasset`);
+    await selectInTree(page, 'T_BC7', `${TEXTURES}/T_BC7.uasset`);
     await page.getByTestId('open-package').click();
 
     // The Texture tab comes first and is open; the facts are beside the image.
@@ -122,7 +112,7 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
 
   it('picks a mip of T_Mips', async () => {
     const { page } = web;
-    await openFromTree(page, 'T_Mips', `${TEXTURES}/T_Mips.uasset`);
+    await selectInTree(page, 'T_Mips', `${TEXTURES}/T_Mips.uasset`);
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Textures/T_Mips');
     await poll(() => page.getByTestId('texture-mips').textContent()).toBe('7');
     await page.getByTestId('texture-mip').selectOption('3');
@@ -134,14 +124,14 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
 
   it('picks a face and a layer of a cube array; shows HDR floats with exposure; copies the image', async () => {
     const { page } = web;
-    await openFromTree(page, 'T_CubeArray', `${TEXTURES}/T_CubeArray.uasset`);
+    await selectInTree(page, 'T_CubeArray', `${TEXTURES}/T_CubeArray.uasset`);
     await poll(() => page.getByTestId('texture-format').textContent()).toBe('PF_B8G8R8A8');
     await page.getByTestId('texture-face').selectOption('3'); // −Y
     await page.getByTestId('texture-layer').selectOption('1');
     await poll(() => page.getByTestId('texture-shown').getAttribute('data-slice')).toBe('9');
     expect(await page.getByTestId('texture-shown').textContent()).toContain('slice 9');
 
-    await openFromTree(page, 'T_FloatRGBA', `${TEXTURES}/T_FloatRGBA.uasset`);
+    await selectInTree(page, 'T_FloatRGBA', `${TEXTURES}/T_FloatRGBA.uasset`);
     await poll(() => page.getByTestId('texture-exposure').count()).toBe(1);
     await page.getByTestId('texture-exposure').fill('-2');
     const box = (await page.getByTestId('texture-canvas').boundingBox())!;
@@ -161,7 +151,7 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     const { page } = web;
     await page.getByTestId('package-close').click();
     await page.getByTestId('filter').fill('');
-    await openFromTree(page, 'Textures', TEXTURES);
+    await selectInTree(page, 'Textures', TEXTURES);
     await page.getByTestId('gallery-open').click();
     const cells = page.getByTestId('gallery-cell');
     await poll(() => cells.count()).toBe(21); // the .uasset files of the folder (few: every row is drawn)
@@ -185,7 +175,7 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     await page.getByTestId('path-input').fill(loose);
     await page.getByTestId('path-input').press('Enter');
     await poll(() => page.getByTestId('containers').textContent()).toContain('loose');
-    await openFromTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
+    await selectInTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
     await page.getByTestId('open-package').click();
     // The missing .ubulk: the first mips are marked, the first one there is shows.
     await poll(() => page.getByTestId('texture-notes').textContent()).toMatch(/\.ubulk/);
@@ -194,19 +184,19 @@ describe.skipIf(skipBrowser)('textures in Chromium (browser host)', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-missing-ubulk.png') });
 
     // Cut short: a message naming the file, in the view.
-    await openFromTree(page, 'T_Short', `${TEXTURES}/T_Short.uasset`);
+    await selectInTree(page, 'T_Short', `${TEXTURES}/T_Short.uasset`);
     const message = page.locator('[data-testid="texture-error"], [data-testid="package-error"]');
     await poll(() => message.count()).toBeGreaterThan(0);
     expect(await message.first().textContent()).toMatch(/T_Short/);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-texture-error.png') });
 
     // An unknown pixel format: named, and nothing to save it as.
-    await openFromTree(page, 'T_Odd', `${TEXTURES}/T_Odd.uasset`);
+    await selectInTree(page, 'T_Odd', `${TEXTURES}/T_Odd.uasset`);
     await poll(() => page.getByTestId('texture-error').textContent()).toContain('PF_QQQ1');
     expect(await page.locator('[data-testid^="texture-save-"]').count()).toBe(0);
 
     // The rest of the app still works: back to a good texture.
-    await openFromTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
+    await selectInTree(page, 'T_Streaming', `${TEXTURES}/T_Streaming.uasset`);
     await poll(() => page.getByTestId('texture-shown').getAttribute('data-mip')).toBe('3');
     expect(web.problems).toEqual([]);
   });

@@ -30,6 +30,15 @@ if (!haveChromium && !skipBrowser) {
 /** UI waits: generous, the machine may be busy. */
 export const poll = <T>(fn: () => Promise<T> | T, timeout = 10_000) => expect.poll(fn, { timeout, interval: 50 });
 
+/** Filters the tree and selects a row (a package row shows in the package view once one is open). */
+export async function selectInTree(page: Page, filter: string, path: string): Promise<void> {
+  await page.getByTestId('filter').fill(filter);
+  await page.waitForTimeout(400); // the filter applies after a pause, then the tree is rebuilt
+  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
+  await row.click();
+  await poll(() => row.getAttribute('aria-selected'), 30_000).toBe('true');
+}
+
 export interface WebSession {
   page: Page;
   browser: Browser;
