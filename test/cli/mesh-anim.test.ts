@@ -112,4 +112,16 @@ describe('pakscope mesh <AnimSequence>', () => {
       expect(b.samples).toEqual([[0, 0, 0], [50, 25, 0], [100, 100, 0]].map((value) => ({ animation: AS_PATH, value, rateScale: 1 })));
     }
   });
+
+  it('mesh SK_Fixture --anim AS_Fixture -o: the skeletal mesh\'s .glb takes the sequence as a glTF animation', async () => {
+    const file = join(temp, 'SK_Fixture_AS_Fixture.glb');
+    const r = await pakscope(['mesh', TAGGED, '/Game/Fixtures/Meshes/SK_Fixture', '--anim', AS, '-o', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const glb = new Uint8Array(await readFile(file));
+    expect((await validateGlb(glb)).errors).toEqual([]);
+    const { json } = parseGlb(glb);
+    expect(json.animations.map((a: { name: string; channels: unknown[] }) => [a.name, a.channels.length])).toEqual([['AS_Fixture', 9]]);
+    expect(json.meshes[0].name).toBe('SK_Fixture');
+    expect((await pakscope(['mesh', TAGGED, '/Game/Fixtures/Meshes/SK_Fixture', '--anim', AS])).code).toBe(2);
+  });
 });

@@ -58,11 +58,13 @@ export const meshCommand: Command = {
     'pakscope mesh Paks /Game/Characters/SK_Hero --lod 1 -o SK_Hero_LOD1.glb --usmap Game.usmap',
     'pakscope mesh Content/Meshes/SM_Rock.uasset --json',
     'pakscope mesh Paks /Game/Characters/Anims/Run -o Run.glb',
+    'pakscope mesh Paks /Game/Characters/SK_Hero --anim /Game/Characters/Anims/Run -o SK_Hero_Run.glb',
   ],
   options: {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the mesh to FILE as glTF 2.0 binary (.glb).' },
     lod: { type: 'string', usage: '--lod N', help: 'The LOD to write (0 is the most detailed; default 0).' },
     mesh: { type: 'string', usage: '--mesh PACKAGE', help: 'Animations: the skeletal mesh to play it on (default: one of its skeleton found beside it).' },
+    anim: { type: 'string', usage: '--anim PACKAGE', help: 'Skeletal meshes: write the .glb with this AnimSequence of its skeleton as a glTF animation.' },
     usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
@@ -97,7 +99,17 @@ export const meshCommand: Command = {
       if (lod !== undefined && lod >= m.lods.length) {
         throw new UsageError(`${m.name} has ${m.lods.length === 0 ? 'no LODs' : `LODs 0 to ${m.lods.length - 1}`}, not ${lod}`, 'mesh');
       }
-      if (typeof out === 'string') await write(session, source, m, out, lod ?? 0, opts);
+      const animRef = values['anim'];
+      if (typeof animRef === 'string') {
+        // The mesh with a sequence of its skeleton on its joints.
+        if (typeof out !== 'string') throw new UsageError('--anim goes with -o FILE.glb', 'mesh');
+        if ('file' in source) throw new UsageError('--anim needs the install the mesh is in: mesh <path> <package> --anim <sequence>', 'mesh');
+        const a = await readAnimatedMesh({ packages: source.packages, ref: animRef }, undefined, { ...opts, meshRef: path });
+        for (const n of [...a.sequence.notes, ...a.notes]) session.out.note(`note: ${n}`);
+        const data = await writeAnimatedGlb(a, lod ?? 0);
+        await writeFile(out, data);
+        session.out.note(`wrote ${out}: glTF 2.0 binary, ${m.name} LOD ${lod ?? 0} playing ${a.sequence.name}, ${data.length} bytes`);
+      } else if (typeof out === 'string') await write(session, source, m, out, lod ?? 0, opts);
       return m;
     });
     if (!read) return;
