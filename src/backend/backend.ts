@@ -74,6 +74,8 @@ export type OpenInstallFn = (paths: string[], opts?: OpenInstallOptions) => Prom
 export interface BackendOptions {
   /** Folder for recent.json (Electron: userData; browser host: ~/.config/pakscope). */
   configDir: string;
+  /** How long a listing of Wwise media waits for the install's names (ms; default WWISE_NAMES_WAIT_MS). */
+  wwiseNamesWaitMs?: number;
   dialogs: Dialogs;
   /** What appInfo() reports besides the Node version. */
   info: Omit<AppInfo, 'node'>;
@@ -100,6 +102,9 @@ interface OpenEntry {
   install?: Install;
 }
 
+/** How long a listing of Wwise media waits for the install's names before it answers without them. */
+const WWISE_NAMES_WAIT_MS = 1500;
+
 export class Backend implements PakScopeApi {
   private readonly installs = new Map<string, OpenEntry>();
   private readonly listeners = new Set<(event: ApiEvent) => void>();
@@ -121,6 +126,8 @@ export class Backend implements PakScopeApi {
   private readonly registryFacts: RegistryFactsService;
   /** Per install: what its Wwise metadata and event assets name of its media (read once, when a medium named by id is first listed or opened). */
   private readonly wwiseLabels = new Map<string, Promise<WwiseNames>>();
+  /** The same once read. */
+  private readonly wwiseNamesKnown = new Map<string, WwiseNames>();
 
   constructor(private readonly opts: BackendOptions) {
     this.recent = new RecentList(opts.configDir);
@@ -288,6 +295,7 @@ export class Backend implements PakScopeApi {
     this.searches.forget(req.installId);
     this.registryFacts.forget(req.installId);
     this.wwiseLabels.delete(req.installId);
+    this.wwiseNamesKnown.delete(req.installId);
     this.textures.forget(req.installId);
     this.meshes.forget(req.installId);
     this.anims.forget(req.installId);
@@ -302,7 +310,18 @@ export class Backend implements PakScopeApi {
     const entries = install.listDir(normalizeDir(req.path), filter).map(toTreeEntry);
     // Wwise media named by id get the name of the events that play them, where the install says.
     if (entries.some((e) => !e.isDir && mediumIdOfPath(e.path) !== undefined)) {
-      const names = await this.wwiseNamesOf(req.installId, install);
+      // Reading every event asset of a large game takes a while: the listing does not wait long
+      // for it, and the page lists again when the names are known (wwise-names-ready).
+      const pending = this.wwiseNamesOf(req.installId, install);
+      const wait = this.opts.wwiseNamesWaitMs ?? WWISE_NAMES_WAIT_MS;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const names = this.wwiseNamesKnown.get(req.installId)
+        ?? (wait > 0 ? await Promise.race([pending, new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), wait); })]) : undefined);
+      clearTimeout(timer);
+      if (!names) {
+        void pending.then(() => this.emit({ type: 'wwise-names-ready', installId: req.installId }));
+        return entries;
+      }
       for (const e of entries) {
         const id = e.isDir ? undefined : mediumIdOfPath(e.path);
         const label = id === undefined ? undefined : mediumLabel(names, id);
@@ -319,7 +338,11 @@ export class Backend implements PakScopeApi {
         const entry = this.installs.get(installId);
         const mappings = entry ? (await this.mappings.forInstall(entry.root).catch(() => undefined))?.usmap : undefined;
         return installMediaNames(this.packages.packagesOf(installId, install), mappings ? { mappings } : {});
-      })().catch(() => emptyNames());
+      })().catch(() => emptyNames()).then((read) => {
+        // Only the names of the install as it still is (not closed or changed meanwhile).
+        if (this.wwiseLabels.get(installId) === names) this.wwiseNamesKnown.set(installId, read);
+        return read;
+      });
       this.wwiseLabels.set(installId, names);
     }
     return names;
@@ -407,6 +430,7 @@ export class Backend implements PakScopeApi {
     this.comparisons.forgetInstall(entry.id);
     this.searches.forget(entry.id);
     this.wwiseLabels.delete(entry.id);
+    this.wwiseNamesKnown.delete(entry.id);
     this.textures.forget(entry.id);
     this.meshes.forget(entry.id);
     this.anims.forget(entry.id);

@@ -115,6 +115,8 @@ export type ApiEvent =
   | { type: 'menu'; command: MenuCommand }
   /** The install's asset registries have been read: fileDetails answers with their facts now. */
   | { type: 'registry-ready'; installId: string }
+  /** The install's Wwise metadata and event assets have been read after a listing went without them: list again for the media's labels. */
+  | { type: 'wwise-names-ready'; installId: string }
   /** A search started with startSearch: index progress, its hits in batches as found, then one search-done. */
   | SearchEvent;
 

@@ -103,4 +103,19 @@ describe('Wwise media named by the events that play them (the tree and the sound
     const footstep = await backend.soundInfo({ installId: eventsId, path: MEDIA_FOOTSTEP });
     expect([footstep.wwiseEvents, footstep.originalFile]).toEqual([['Play_Footsteps'], undefined]);
   });
+
+  it('a listing that cannot wait for the names answers without labels, and wwise-names-ready follows; the next listing has them', async () => {
+    const quick = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, wwiseNamesWaitMs: 0 });
+    try {
+      const id = (await quick.openInstall({ path: join(dir, 'events', 'WwiseEvents-Windows.pak') })).id;
+      const ready = new Promise<unknown>((resolve) => { quick.onEvent((e) => { if (e.type === 'wwise-names-ready') resolve(e); }); });
+      const first = await quick.listDir({ installId: id, path: 'Game/Content/WwiseAudio/Media' });
+      expect(first.map((e) => e.label)).toEqual([undefined, undefined, undefined]);
+      expect(await ready).toEqual({ type: 'wwise-names-ready', installId: id });
+      const again = await quick.listDir({ installId: id, path: 'Game/Content/WwiseAudio/Media' });
+      expect(again.map((e) => e.label)).toEqual(['Bullet_Impact · Bullet_Impact_4.wav', 'Bullet_Impact · Ricochet_2.wav', 'Play_Footsteps']);
+    } finally {
+      await quick.close();
+    }
+  });
 });

@@ -321,6 +321,11 @@ export class AppState {
   }
 
   /** The install's asset registry has been read: details shown waiting for it are asked for again. */
+  /** The Wwise media's labels are known now (TreeEntry.label): the tree lists again, keeping what is open and selected. */
+  wwiseNamesReady(installId: string): void {
+    if (this.install?.id !== installId) return;
+    void this.tree.reload().catch((e: unknown) => this.showError(messageOf(e)));
+  }
   registryReady(installId: string): void {
     const install = this.install, entry = this.selected;
     if (!install || install.id !== installId || !entry || !this.details?.registryLoading) return;
