@@ -3,7 +3,7 @@
  * (Ctrl+Shift+F) finds "Frankfurt" in ST_Fixed (the string table's source string, cue58's README
  * and CUE4Parse's fixture tests) and a click opens the package; a hit on an import, an export or
  * a name opens the package at that row of its table; the index is kept in the host's config folder. The size map shows the install, drills down to the Textures folder, hovers a
- * file (path and sizes) and a click reveals it in the tree. Screenshots in test-artifacts/.
+ * file (path and sizes) and a click reveals it in the tree; a kind picked in its legend dims the others. Screenshots in test-artifacts/.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -155,6 +155,20 @@ describe.skipIf(skipBrowser)('search and size map in Chromium (browser host)', (
     await poll(() => page.getByTestId('tree').locator(`.row[data-path="${path}"]`).getAttribute('aria-selected')).toBe('true');
     await page.getByTestId('sizemap-stored').click();
     await poll(() => page.getByTestId('sizemap-summary').textContent()).toMatch(/stored in CUE4ParseFixtures\/Content\/Fixtures\/Textures/);
+
+    // A kind picked in the legend dims the files of the others; picked again, every kind shows.
+    const dimmed = async () => Number(await canvas.getAttribute('data-dimmed'));
+    expect(await dimmed()).toBe(0);
+    await page.getByTestId('sizemap-kind-media').click(); // no media here: every file dimmed
+    await poll(dimmed).toBeGreaterThan(0);
+    const files = await dimmed();
+    expect(await page.getByTestId('sizemap-kind-media').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('sizemap-kind-package').click(); // the .uasset files light up, the .ubulk stay dim
+    await poll(dimmed).toBeLessThan(files);
+    expect(await page.getByTestId('sizemap-kind-media').getAttribute('aria-pressed')).toBe('false');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-sizemap-kind.png') });
+    await page.getByTestId('sizemap-kind-package').click();
+    await poll(dimmed).toBe(0);
     expect(web.problems).toEqual([]);
   });
 });
