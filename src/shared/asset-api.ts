@@ -159,6 +159,8 @@ export interface SoundBankView {
   bankId: number;
   events: { id: number; name: string | null; media: number[] }[];
   media: { id: number; bytes: number; codec: string; name: string | null; samples: number; sampleRate: number; channels: number }[];
+  /** Media its events play that are not embedded (streamed, loose Media/<id>.wem, another bank), named where the metadata names them. */
+  otherMedia: { id: number; name: string | null }[];
   notes: string[];
 }
 

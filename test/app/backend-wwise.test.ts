@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { loadWwise, wwiseExpected } from '../support/wwise-corpus.js';
-import { MEDIA_FOOTSTEP, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
+import { EVENT_BANK, MEDIA_FOOTSTEP, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 import { validateRequest } from '../../src/shared/api.js';
 import { createHash } from 'node:crypto';
 
@@ -94,6 +94,15 @@ describe('Wwise media named by the events that play them (the tree and the sound
     // Other folders and files keep their names alone.
     const root = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Event' });
     expect(root.map((e) => e.label)).toEqual([undefined, undefined]);
+  });
+
+  it('an event bank without embedded media names the media its event plays (the metadata beside it)', async () => {
+    const info = JSON.parse(new TextDecoder().decode(loadWwise('Bullet_Impact.json'))).SoundBanksInfo.SoundBanks[0] as { Media: { Id: string; ShortName: string }[] };
+    const bank = await backend.soundBank({ installId: eventsId, path: EVENT_BANK });
+    expect(bank.media).toEqual([]);
+    expect(bank.events.map((e) => e.name)).toEqual(['Bullet_Impact']);
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    expect([...bank.otherMedia].sort(byId)).toEqual(info.Media.map((m) => ({ id: Number(m.Id), name: m.ShortName })).sort(byId));
   });
 
   it('the sound view of a medium names its events and original file', async () => {

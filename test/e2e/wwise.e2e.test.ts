@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 import { wwiseExpected } from '../support/wwise-corpus.js';
-import { LE3_BANK, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
+import { EVENT_BANK, LE3_BANK, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'pakscope-wwise-e2e-'));
@@ -117,6 +117,14 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     expect(await page.getByTestId('sound-original').textContent()).toBe('Bullet_Impact_4.wav (Media/115002319.wem)');
     expect(await page.getByTestId('sound-codec').textContent()).toBe('PCM');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-event-names.png') });
+
+    // The event's own bank embeds nothing: its event's media are named by the metadata beside it.
+    await select(page, 'Bullet_Impact.bnk', EVENT_BANK);
+    await poll(() => page.getByTestId('bank-summary').textContent()).toContain('version 150');
+    const chips = page.getByTestId('bank-events').locator('li[data-event-id="3921814510"]').getByTestId('bank-event-other');
+    await poll(() => chips.allTextContents()).toContain('Bullet_Impact_4.wav');
+    expect(await chips.count()).toBe(8);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-event-bank.png') });
     expect(web.problems).toEqual([]);
   });
 

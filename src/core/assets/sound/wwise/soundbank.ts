@@ -19,6 +19,8 @@ export interface BankListing {
   bankId: number;
   events: { id: number; name: string | null; media: number[] }[];
   media: { id: number; bytes: number; codec: string; name: string | null; samples: number; sampleRate: number; channels: number }[];
+  /** Media the events play that the bank does not embed, with their original file's name where the metadata gives it. */
+  otherMedia: { id: number; name: string | null }[];
   notes: string[];
 }
 
@@ -40,7 +42,9 @@ function listing(bank: SoundBank, bytes: Uint8Array, file: string, names: WwiseN
     }
   });
   const events = bank.events.map((e) => ({ id: e.id, name: names.events.get(e.id) ?? null, media: e.media }));
-  return { version: bank.version, bankId: bank.bankId, events, media, notes };
+  const embedded = new Set(bank.media.map((m) => m.id));
+  const otherMedia = [...new Set(bank.events.flatMap((e) => e.media))].filter((id) => !embedded.has(id)).map((id) => ({ id, name: names.media.get(id)?.name ?? null }));
+  return { version: bank.version, bankId: bank.bankId, events, media, otherMedia, notes };
 }
 
 /** Medium `id` of a bank as a Sound, named by its original file where the metadata says, else by its id. */
