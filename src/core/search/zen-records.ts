@@ -30,8 +30,13 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   private readonly startOf: Int32Array;
   private readonly exportsOf: Int32Array;
   // Made by prepare().
-  private packageOfKey: Int32Array | undefined;
-  private previousOfName: Int32Array | undefined;
+  /**
+   * Every public export by (its package's lowercased name key, hash low, hash high): an open
+   * addressing table of export slots (exportBase + index; 0 empty, slot + 1 else).
+   */
+  private publicTable: { slots: Int32Array; key: Int32Array; lo: Int32Array; hi: Int32Array } | undefined;
+  /** Per export slot: its entry. */
+  private exportEntry: Int32Array | undefined;
   private exportBase: Int32Array | undefined;
   private exportText: Int32Array | undefined;
   private scriptText: Int32Array | undefined;
@@ -154,21 +159,47 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   prepare(scripts: ScriptObjects | undefined): void {
     this.scripts = scripts;
     this.scriptText = new Int32Array(this.keys.length).fill(-2);
-    const packageOfKey = (this.packageOfKey = new Int32Array(this.keys.length).fill(-1));
-    const previous = (this.previousOfName = new Int32Array(this.spanOf.length).fill(-1));
     const base = (this.exportBase = new Int32Array(this.spanOf.length));
     let exports = 0;
-    // Entry order: of two packages of one name, the later one's exports win (as a map filled in that order).
+    for (let e = 0; e < this.spanOf.length; e++) {
+      if (this.spanOf[e]! < 0) continue;
+      base[e] = exports;
+      exports += this.spans[this.spanOf[e]!]![this.exportsOf[e]!]!;
+    }
+    this.exportText = new Int32Array(exports).fill(-1);
+    const entryOf = (this.exportEntry = new Int32Array(exports));
+    let size = 1024;
+    while (size < exports * 2) size *= 2;
+    const t = (this.publicTable = { slots: new Int32Array(size), key: new Int32Array(exports), lo: new Int32Array(exports), hi: new Int32Array(exports) });
+    // Entry order, then export order: of two exports with one key, the later wins (as a map filled in that order).
     for (let e = 0; e < this.spanOf.length; e++) {
       if (this.spanOf[e]! < 0) continue;
       const ints = this.spans[this.spanOf[e]!]!;
       const lower = ints[this.startOf[e]! + 2]!;
-      previous[e] = packageOfKey[lower]!;
-      packageOfKey[lower] = e;
-      base[e] = exports;
-      exports += ints[this.exportsOf[e]!]!;
+      const at = this.exportsOf[e]!;
+      for (let k = 0; k < ints[at]!; k++) {
+        const slot = base[e]! + k;
+        entryOf[slot] = e;
+        const lo = ints[at + 1 + k * 4 + 2]!, hi = ints[at + 1 + k * 4 + 3]!;
+        if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) continue;
+        t.key[slot] = lower;
+        t.lo[slot] = lo;
+        t.hi[slot] = hi;
+        const s = this.findPublic(lower, lo, hi);
+        t.slots[s < 0 ? -1 - s : s] = slot + 1;
+      }
     }
-    this.exportText = new Int32Array(exports).fill(-1);
+  }
+
+  /** Where (lowerKey, lo, hi) is in the public table: its table index, or -1 - the empty index where it would go. */
+  private findPublic(lowerKey: number, lo: number, hi: number): number {
+    const t = this.publicTable!;
+    const mask = t.slots.length - 1;
+    for (let i = (Math.imul(lowerKey, 0x9e3779b1) ^ Math.imul(lo, 0x85ebca6b) ^ hi) & mask; ; i = (i + 1) & mask) {
+      const v = t.slots[i]! - 1;
+      if (v < 0) return -1 - i;
+      if (t.lo[v] === lo && t.hi[v] === hi && t.key[v] === lowerKey) return i;
+    }
   }
 
   /** Whether entry `e` has a record: emit() gives its hits. */
@@ -241,18 +272,14 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     return (this.exportText![slot] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
   }
 
-  /** The public export of hash (lo, hi) of the package named `lowerKey`: the last one in entry order. */
+  /** The public export of hash (lo, hi) of the package named `lowerKey` (the last one in entry order). */
   private publicExport(lowerKey: number, lo: number, hi: number): number {
     if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) return -1;
-    for (let e = this.packageOfKey![lowerKey]!; e >= 0; e = this.previousOfName![e]!) {
-      const ints = this.spans[this.spanOf[e]!]!;
-      const at = this.exportsOf[e]!;
-      for (let k = ints[at]! - 1; k >= 0; k--) {
-        const x = at + 1 + k * 4;
-        if (ints[x + 2] === lo && ints[x + 3] === hi) return this.exportName(e, k);
-      }
-    }
-    return -1;
+    const i = this.findPublic(lowerKey, lo, hi);
+    if (i < 0) return -1;
+    const slot = this.publicTable!.slots[i]! - 1;
+    const e = this.exportEntry![slot]!;
+    return this.exportName(e, slot - this.exportBase![e]!);
   }
 }
 
