@@ -40,6 +40,9 @@ export async function checkPackageViews(page: Page, artifacts: string): Promise<
   await page.getByTestId('tree').locator(`.row[data-path="${AC_FIXTURE}"]`).click();
   await page.getByTestId('open-package').click();
   await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Animations/AC_Fixture');
+  // An animation composite opens on its Animation tab, as a mesh opens on its 3D view.
+  await poll(() => page.getByTestId('package-tab-view-animation').getAttribute('aria-selected')).toBe('true');
+  await tab(page, 'summary');
   expect(await page.getByTestId('package-format').textContent()).toBe('Zen · UE5.6-5.8');
   expect(await text(page, 'summary-flags')).toMatch(/0x80000200\s*PKG_Cooked\s*PKG_FilterEditorOnly/);
   // The header's versions and the properties' encoding, each line saying what it means (issue 24, 9).
