@@ -340,7 +340,14 @@ export class Backend implements PakScopeApi {
         return installMediaNames(this.packages.packagesOf(installId, install), mappings ? { mappings } : {});
       })().catch(() => emptyNames()).then((read) => {
         // Only the names of the install as it still is (not closed or changed meanwhile).
-        if (this.wwiseLabels.get(installId) === names) this.wwiseNamesKnown.set(installId, read);
+        if (this.wwiseLabels.get(installId) === names) {
+          this.wwiseNamesKnown.set(installId, read);
+          // The tree's filter finds a medium by the events that play it, as its label shows them.
+          install.setFilterLabels((path) => {
+            const id = mediumIdOfPath(path);
+            return id === undefined ? undefined : mediumLabel(read, id);
+          });
+        }
         return read;
       });
       this.wwiseLabels.set(installId, names);

@@ -96,6 +96,17 @@ describe('Wwise media named by the events that play them (the tree and the sound
     expect(root.map((e) => e.label)).toEqual([undefined, undefined]);
   });
 
+  it('the tree filter finds media by the events and original files their labels show, once the names are read', async () => {
+    await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Media' });
+    const byFile = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Media', filter: 'ricochet_2' });
+    expect(byFile.map((e) => e.name)).toEqual(['156526235.wem']);
+    const byEvent = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Media', filter: 'Play_Footsteps' });
+    expect(byEvent.map((e) => e.name)).toEqual(['47342949.wem']);
+    // The folders above count what matches inside them: here the medium and the event asset (by its path).
+    const audio = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio', filter: 'Play_Footsteps' });
+    expect(audio.map((e) => [e.name, e.fileCount])).toEqual([['Events', 1], ['Media', 1]]);
+  });
+
   it('an event bank without embedded media names the media its event plays (the metadata beside it)', async () => {
     const info = JSON.parse(new TextDecoder().decode(loadWwise('Bullet_Impact.json'))).SoundBanksInfo.SoundBanks[0] as { Media: { Id: string; ShortName: string }[] };
     const bank = await backend.soundBank({ installId: eventsId, path: EVENT_BANK });

@@ -155,6 +155,13 @@ export class Install {
    */
   listDir(path: string, filter?: string): DirListingEntry[] { return this.tree.listDir(path, filter); }
 
+  /**
+   * Text the tree's filter also matches a file by, besides its path (the events that play a Wwise
+   * medium named by its id): `labelOf` is asked once per file; a later call replaces the labels.
+   * Returns how many files got one.
+   */
+  setFilterLabels(labelOf: (path: string) => string | undefined): number { return this.tree.setFilterLabels(labelOf); }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.archives.map((a) => a.close()));
   }

@@ -72,6 +72,8 @@ export class VfsTree {
   private vfsFiles: (VfsFile | undefined)[] | undefined;
   private sorted: VfsFile[] | undefined;
   private lastFilter: FilterCache | undefined;
+  /** Lowercased text the filter also matches a file by (setFilterLabels), by file id. */
+  private filterLabels: ReadonlyMap<number, string> | undefined;
 
   /** @param archives in priority order, the winner first (see priority.ts). */
   constructor(archives: readonly Archive[]) {
@@ -234,6 +236,21 @@ export class VfsTree {
     return out;
   }
 
+  /** See Install.setFilterLabels. Returns how many files got a label. */
+  setFilterLabels(labelOf: (path: string) => string | undefined): number {
+    const labels = new Map<number, string>();
+    const n = this.nodes;
+    for (let id = 0; id < n.fileCount; id++) {
+      const folder = this.folderPath(n.fileFolder[id]!);
+      const name = this.fileName(id);
+      const label = labelOf(folder === '' ? name : `${folder}/${name}`);
+      if (label) labels.set(id, label.toLowerCase());
+    }
+    this.filterLabels = labels.size > 0 ? labels : undefined;
+    this.lastFilter = undefined;
+    return labels.size;
+  }
+
   /** Folder totals: each folder's own files, then each folder added to its parent (children have higher numbers). */
   private sumTotals(): [Int32Array, Float64Array] {
     const n = this.nodes;
@@ -352,7 +369,10 @@ export class VfsTree {
     for (let id = 0; id < n.fileCount; id++) {
       const folder = n.fileFolder[id]!;
       const lowerName = this.fileName(id).toLowerCase();
-      if (!matches(prefixes[folder]! + lowerName)) continue;
+      if (!matches(prefixes[folder]! + lowerName)) {
+        const label = this.filterLabels?.get(id);
+        if (label === undefined || !matches(label)) continue;
+      }
       matched[id] = 1;
       fileCounts[folder]!++;
       totalSizes[folder]! += n.fileSize[id]!;
