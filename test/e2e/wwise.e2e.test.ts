@@ -118,6 +118,13 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     expect(await page.getByTestId('sound-codec').textContent()).toBe('PCM');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-event-names.png') });
 
+    // The filter finds a medium by its label too (its original file here), not only by its path.
+    await page.getByTestId('filter').fill('Ricochet_2');
+    const ricochet = page.getByTestId('tree').locator('.row[data-path$="/Media/156526235.wem"]');
+    await poll(() => ricochet.getByTestId('tree-label').textContent()).toBe('Bullet_Impact · Ricochet_2.wav');
+    await poll(() => page.getByTestId('match-count').textContent()).toMatch(/^\s*1 match\s*$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-filter-label.png') });
+
     // The event's own bank embeds nothing: its event's media are named by the metadata beside it.
     await select(page, 'Bullet_Impact.bnk', EVENT_BANK);
     await poll(() => page.getByTestId('bank-summary').textContent()).toContain('version 150');
