@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankMedia, loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
+import { bulletImpactAsset, playFootstepsAsset } from '../support/wwise-event-assets.js';
 import { LE3_BANK, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwisePak } from '../support/wwise-pak.js';
 import { buildCli, pakscope } from './run-cli.js';
 
@@ -115,13 +116,17 @@ describe('pakscope audio on Wwise sound banks', () => {
 
 describe('pakscope audio on Wwise event assets', () => {
   it('an AkAudioEvent prints its Wwise id and the media it lists (2021.1), or its EventInfo (2023.1); -o is refused', async () => {
-    const footsteps = await pakscope(['audio', wwiseFile('Play_Footsteps.uasset')]);
+    // The assets as the integrations save them (written with their projects' metadata values).
+    const [footstepsAsset, impactAsset] = [join(temp, 'Play_Footsteps.uasset'), join(temp, 'Bullet_Impact.uasset')];
+    await writeFile(footstepsAsset, playFootstepsAsset());
+    await writeFile(impactAsset, bulletImpactAsset());
+    const footsteps = await pakscope(['audio', footstepsAsset]);
     expect(footsteps.code).toBe(0);
     expect(footsteps.out).toContain('Wwise event Play_Footsteps (AkAudioEvent): id 3854155799');
     expect(footsteps.out).toContain('20 media: 47342949, 87617241,');
-    const impact = await pakscope(['audio', wwiseFile('Bullet_Impact.uasset'), '--json']);
+    const impact = await pakscope(['audio', impactAsset, '--json']);
     expect(JSON.parse(impact.out)).toEqual({ wwise: [{ kind: 'event', name: 'Bullet_Impact', class: 'AkAudioEvent', wwiseName: 'Bullet_Impact', shortId: 3921814510, banks: [], media: [], events: [] }] });
-    const refused = await pakscope(['audio', wwiseFile('Bullet_Impact.uasset'), '-o', join(temp, 'x.wav')]);
+    const refused = await pakscope(['audio', impactAsset, '-o', join(temp, 'x.wav')]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('is a Wwise AkAudioEvent: it names media, it holds no sound to write');
   });

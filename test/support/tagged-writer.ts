@@ -1,22 +1,29 @@
 /**
- * A writer of tagged property streams as UE 4.27 (file version 522) saves them, for fixtures no
+ * A writer of tagged property streams as UE 4.27 (file version 522) saves them, and UE5 up to 5.3
+ * (before PROPERTY_TAG_EXTENSION_AND_OVERRIDABLE_SERIALIZATION, 1011) alike, for fixtures no
  * public file provides: FPropertyTag (name, type, size, array index, the type's extra names,
  * HasPropertyGuid), then the value; a struct's properties end with a "None" name. Names go into
- * the writer's own name table (`names`), which the reader's context is then given.
+ * the writer's name table (`names`, which a package writer may share), which the reader's context
+ * is then given. Object references are FPackageIndex numbers the caller has resolved.
  */
 
+/** A value without its tag: a property's, an array element's, a map key's or value's. */
 export type TaggedValue =
-  | { type: 'UInt32Property' | 'IntProperty'; value: number }
-  | { type: 'NameProperty'; value: string }
+  | { type: 'UInt32Property' | 'IntProperty' | 'ObjectProperty' | 'FloatProperty'; value: number }
+  | { type: 'NameProperty' | 'StrProperty'; value: string }
   | { type: 'BoolProperty'; value: boolean }
+  /** A struct of tagged properties, or an FGuid (the native struct "Guid": its four u32 as hex, "BA141C0C-B3E5-..."). */
   | { type: 'StructProperty'; struct: string; value: TaggedProps }
-  | { type: 'ArrayProperty'; struct: string; value: TaggedProps[] }
-  | { type: 'MapProperty'; value: [TaggedProps, TaggedProps][] };
+  | { type: 'StructProperty'; struct: 'Guid'; guid: string }
+  /** `inner` is the elements' type (and `struct` theirs when structs), written in the tag even when empty. */
+  | { type: 'ArrayProperty'; inner: TaggedValue['type']; struct?: string; value: TaggedValue[] }
+  | { type: 'MapProperty'; key: TaggedValue['type']; valueType: TaggedValue['type']; value: [TaggedValue, TaggedValue][] };
 export type TaggedProps = [string, TaggedValue][];
 
 export class TaggedWriter {
-  readonly names: string[] = [];
   private readonly bytes: number[] = [];
+
+  constructor(readonly names: string[] = []) {}
 
   private nameIndex(name: string): number {
     let i = this.names.indexOf(name);
@@ -24,9 +31,24 @@ export class TaggedWriter {
     return i;
   }
 
+  get length(): number { return this.bytes.length; }
   u8(v: number): void { this.bytes.push(v & 0xff); }
   u32(v: number): void { for (let k = 0; k < 4; k++) this.bytes.push((v >>> (8 * k)) & 0xff); }
+  f32(v: number): void { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, v, true); this.bytes.push(...b); }
   fname(name: string): void { this.u32(this.nameIndex(name)); this.u32(0); }
+  /** FString: ASCII, length with the NUL (0 for the empty string). */
+  fstring(s: string): void {
+    if (s === '') { this.u32(0); return; }
+    this.u32(s.length + 1);
+    for (let i = 0; i < s.length; i++) this.u8(s.charCodeAt(i));
+    this.u8(0);
+  }
+  /** FGuid: four u32, A to D, from "AAAAAAAA-BBBB-BBBB-CCCC-CCCCDDDDDDDD" (braces and dashes optional). */
+  guid(text: string): void {
+    const hex = text.replace(/[{}-]/g, '');
+    if (!/^[0-9a-fA-F]{32}$/.test(hex)) throw new Error(`not a GUID: ${text}`);
+    for (let k = 0; k < 4; k++) this.u32(parseInt(hex.slice(8 * k, 8 * k + 8), 16));
+  }
 
   /** A struct's properties and its "None". */
   props(props: TaggedProps): void {
@@ -37,39 +59,38 @@ export class TaggedWriter {
   private tag(name: string, v: TaggedValue): void {
     this.fname(name);
     this.fname(v.type);
-    const body = new TaggedWriter();
-    body.names.push(...this.names);
+    const body = new TaggedWriter(this.names);
     body.value(v);
-    // The body may have added names: take its table.
-    this.names.splice(0, this.names.length, ...body.names);
     this.u32(v.type === 'BoolProperty' ? 0 : body.bytes.length);
     this.u32(0); // array index
     if (v.type === 'StructProperty') { this.fname(v.struct); for (let k = 0; k < 16; k++) this.u8(0); }
     if (v.type === 'BoolProperty') this.u8(v.value ? 1 : 0);
-    if (v.type === 'ArrayProperty') this.fname('StructProperty');
-    if (v.type === 'MapProperty') { this.fname('StructProperty'); this.fname('StructProperty'); }
+    if (v.type === 'ArrayProperty') this.fname(v.inner);
+    if (v.type === 'MapProperty') { this.fname(v.key); this.fname(v.valueType); }
     this.u8(0); // HasPropertyGuid
     this.bytes.push(...body.bytes);
   }
 
+  /** The value's bytes (an array's and map's elements have no tags of their own). */
   private value(v: TaggedValue): void {
     switch (v.type) {
-      case 'UInt32Property': case 'IntProperty': this.u32(v.value); break;
+      case 'UInt32Property': case 'IntProperty': case 'ObjectProperty': this.u32(v.value); break;
+      case 'FloatProperty': this.f32(v.value); break;
       case 'NameProperty': this.fname(v.value); break;
+      case 'StrProperty': this.fstring(v.value); break;
       case 'BoolProperty': break;
-      case 'StructProperty': this.props(v.value); break;
+      case 'StructProperty': if ('guid' in v) this.guid(v.guid); else this.props(v.value); break;
       case 'ArrayProperty': {
         this.u32(v.value.length);
+        if (v.inner !== 'StructProperty') { for (const e of v.value) this.value(e); break; }
         // Arrays of structs repeat a tag for their elements (size: all of them).
-        const elements = new TaggedWriter();
-        elements.names.push(...this.names);
-        for (const e of v.value) elements.props(e);
-        this.names.splice(0, this.names.length, ...elements.names);
+        const elements = new TaggedWriter(this.names);
+        for (const e of v.value) elements.value(e);
         this.fname('Element');
         this.fname('StructProperty');
         this.u32(elements.bytes.length);
         this.u32(0);
-        this.fname(v.struct);
+        this.fname(v.struct ?? 'None');
         for (let k = 0; k < 16; k++) this.u8(0);
         this.u8(0);
         this.bytes.push(...elements.bytes);
@@ -78,13 +99,13 @@ export class TaggedWriter {
       case 'MapProperty':
         this.u32(0); // keys to remove
         this.u32(v.value.length);
-        for (const [k, val] of v.value) { this.props(k); this.props(val); }
+        for (const [k, val] of v.value) { this.value(k); this.value(val); }
         break;
     }
   }
 
-  /** The bytes written, with `before` in front (an object's own native data). */
-  finish(before: number[] = []): Uint8Array {
-    return Uint8Array.from([...before, ...this.bytes]);
+  /** The bytes written, with `before` in front (an object's own native data) and `after` behind. */
+  finish(before: number[] = [], after: number[] = []): Uint8Array {
+    return Uint8Array.from([...before, ...this.bytes, ...after]);
   }
 }

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePak } from '../fixtures/pak-writer.js';
 import { loadWwise } from './wwise-corpus.js';
+import { bulletImpactAsset, playFootstepsAsset } from './wwise-event-assets.js';
 
 /** Where the Wwise pak puts its files, as a game's WwiseAudio folder. */
 export const WWISE_DIR = 'Game/Content/WwiseAudio';
@@ -26,7 +27,7 @@ export async function writeWwisePak(dir: string): Promise<string> {
   return path;
 }
 
-/** The Wwise 2022+ layout (an event's own bank and metadata, media loose by id) and the integration's event assets. */
+/** The Wwise 2022+ layout (an event's own bank and metadata, media loose by id) and the integration's event assets (written: wwise-event-assets.ts). */
 export const EVENT_BANK = `${WWISE_DIR}/Event/Bullet_Impact.bnk`;
 export const MEDIA_IMPACT_4 = `${WWISE_DIR}/Media/115002319.wem`;
 export const MEDIA_RICOCHET_2 = `${WWISE_DIR}/Media/156526235.wem`;
@@ -44,8 +45,8 @@ export async function writeWwiseEventsPak(dir: string): Promise<string> {
     { name: at(MEDIA_IMPACT_4), data: loadWwise('115002319.wem') },
     { name: at(MEDIA_RICOCHET_2), data: loadWwise('156526235.wem') },
     { name: at(MEDIA_FOOTSTEP), data: loadWwise('156526235.wem') },
-    { name: at(FOOTSTEPS_EVENT), data: loadWwise('Play_Footsteps.uasset') },
-    { name: at(IMPACT_EVENT), data: loadWwise('Bullet_Impact.uasset') },
+    { name: at(FOOTSTEPS_EVENT), data: playFootstepsAsset() },
+    { name: at(IMPACT_EVENT), data: bulletImpactAsset() },
   ], { version: 11, mountPoint: '../../../Game/' });
   const path = join(dir, 'WwiseEvents-Windows.pak');
   await writeFile(path, pak.bytes);

@@ -1,16 +1,19 @@
 /**
- * AkAudioEvent assets of the Wwise Unreal integration, read through the property reader: two real
- * assets from public projects (test/corpus/wwise, SOURCES.tsv), checked against the SoundbanksInfo
- * metadata the same Wwise projects wrote (a source other than the asset): Play_Footsteps (Wwise
- * 2021.1, UE 5.0: ShortID and a media list of AkMediaAsset objects) and Bullet_Impact (Wwise
- * 2023.1, UE 5.3: EventInfo). Their Wwise ids are the FNV-1 hash of their names. The 2022+ cooked
- * data (EventCookedData after the properties) has no public sample: its bytes are written by
- * test/support/tagged-writer.ts with the values of Bullet_Impact.json, in the layout CUE4Parse's
- * FWwiseLocalizedEventCookedData reads, and read through the property reader; the collecting of
- * media and banks is also tested on values shaped as CUE4Parse names their fields.
+ * AkAudioEvent assets of the Wwise Unreal integration, read through the property reader, in the
+ * two editor layouts: Play_Footsteps (Wwise 2021.1, UE 5.0: ShortID and a media list of
+ * AkMediaAsset objects) and Bullet_Impact (Wwise 2023.1, UE 5.3: EventInfo), written by
+ * test/support/wwise-event-assets.ts with the values of the SoundbanksInfo metadata the same
+ * public Wwise projects generated (test/corpus/wwise, SOURCES.tsv), and checked here against that
+ * metadata. Their Wwise ids are the FNV-1 hash of their names. The 2022+ cooked data
+ * (EventCookedData after the properties) has no public sample: its bytes are written with the
+ * values of Bullet_Impact.json, in the layout CUE4Parse's FWwiseLocalizedEventCookedData reads,
+ * and read through the property reader; the collecting of media and banks is also tested on
+ * values shaped as CUE4Parse names their fields.
  */
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readWwiseCookedData, wwiseAssetsOf } from '../../../src/core/assets/sound/wwise/audio-asset.js';
 import { parseBank } from '../../../src/core/assets/sound/wwise/bank.js';
 import { readSoundbanksInfo, wwiseId } from '../../../src/core/assets/sound/wwise/names.js';
@@ -19,13 +22,18 @@ import type { ExportProperties, PropertyEntry } from '../../../src/core/properti
 import { loadWwise, wwiseFile } from '../../support/wwise-corpus.js';
 import { BinaryReader } from '../../../src/core/io/binary-reader.js';
 import { PropertyReader } from '../../../src/core/properties/reader.js';
-import { TaggedWriter, type TaggedProps } from '../../support/tagged-writer.js';
+import { bulletImpactAsset, bulletImpactCookedData, playFootstepsAsset } from '../../support/wwise-event-assets.js';
 import { formatError } from '../../support/format-error.js';
 
 const json = (name: string) => JSON.parse(readFileSync(wwiseFile(name), 'utf8')).SoundBanksInfo;
 
-async function assetsOf(file: string) {
-  const { properties } = await packageFileProperties(wwiseFile(file), { nativeData: readWwiseCookedData });
+const temp = mkdtempSync(join(tmpdir(), 'pakscope-wwise-asset-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** The Wwise events of a package, written to a file first (the property reader opens files). */
+async function assetsOf(file: string, bytes: Uint8Array) {
+  writeFileSync(join(temp, file), bytes);
+  const { properties } = await packageFileProperties(join(temp, file), { nativeData: readWwiseCookedData });
   return wwiseAssetsOf(properties.exports);
 }
 
@@ -33,7 +41,7 @@ describe('AkAudioEvent assets', () => {
   it('Play_Footsteps (Wwise 2021.1): its ShortID and the 20 media its AkAudioEventData lists, as the bank metadata lists them', async () => {
     const info = json('SB_D2173AB754ED4F0FB9051789FBFD7213.json');
     const event = info.SoundBanks[0].IncludedEvents[0] as { Id: string; Name: string; ExcludedMemoryFiles: { Id: string }[] };
-    const [a, ...rest] = await assetsOf('Play_Footsteps.uasset');
+    const [a, ...rest] = await assetsOf('Play_Footsteps.uasset', playFootstepsAsset());
     expect(rest).toEqual([]);
     expect(a).toMatchObject({ kind: 'event', name: 'Play_Footsteps', class: 'AkAudioEvent', shortId: Number(event.Id), wwiseName: null, banks: [] });
     expect(event.Name).toBe('Play_Footsteps');
@@ -45,7 +53,7 @@ describe('AkAudioEvent assets', () => {
   it('Bullet_Impact (Wwise 2023.1): EventInfo gives its id and name; the event bank beside it plays the media its metadata lists', async () => {
     const info = json('Bullet_Impact.json');
     const event = info.SoundBanks[0].Events[0] as { Id: string; Name: string; MediaRefs: { Id: string }[] };
-    const [a] = await assetsOf('Bullet_Impact.uasset');
+    const [a] = await assetsOf('Bullet_Impact.uasset', bulletImpactAsset());
     expect(a).toMatchObject({ kind: 'event', name: 'Bullet_Impact', shortId: Number(event.Id), wwiseName: event.Name, media: [], banks: [] });
     expect(wwiseId('Bullet_Impact')).toBe(a!.shortId);
     // The event's own bank (Event/Bullet_Impact.bnk, version 150): its event reaches the media MediaRefs names.
@@ -72,23 +80,8 @@ describe('cooked data of Wwise 2022+ (EventCookedData)', () => {
     const info = json('Bullet_Impact.json');
     const bank = info.SoundBanks[0] as { Id: string; Path: string; Media: { Id: string; Path: string }[]; Events: { Id: string; Name: string }[] };
     const eventId = Number(bank.Events[0]!.Id);
-    const u32 = (value: number) => ({ type: 'UInt32Property' as const, value });
-    const name = (value: string) => ({ type: 'NameProperty' as const, value });
-    const cooked: TaggedProps = [
-      ['EventId', u32(eventId)],
-      ['SoundBanks', { type: 'ArrayProperty', struct: 'WwiseSoundBankCookedData', value: [[['SoundBankId', u32(Number(bank.Id))], ['SoundBankPathName', name(bank.Path)], ['bContainsMedia', { type: 'BoolProperty', value: false }], ['DebugName', name('Bullet_Impact')]]] }],
-      ['Media', { type: 'ArrayProperty', struct: 'WwiseMediaCookedData', value: bank.Media.map((m): TaggedProps => [['MediaId', u32(Number(m.Id))], ['MediaPathName', name(m.Path)], ['PrefetchSize', { type: 'IntProperty', value: 0 }], ['bStreaming', { type: 'BoolProperty', value: false }]]) }],
-      ['DebugName', name('Bullet_Impact')],
-    ];
-    const w = new TaggedWriter();
-    w.props([
-      ['EventLanguageMap', { type: 'MapProperty', value: [[[['LanguageId', u32(0)], ['LanguageName', name('SFX')]], cooked]] }],
-      ['DebugName', name('Bullet_Impact')],
-      ['EventId', u32(eventId)],
-    ]);
-    // UObject's GUID flag (0) first; the event's durations (floats) after.
-    const bytes = Uint8Array.from([...w.finish([0, 0, 0, 0]), ...new Uint8Array(13)]);
-    const pr = new PropertyReader({ file: 'Bullet_Impact (cooked fixture)', names: w.names, objectPath: () => undefined, versions: { ue4: 522, ue5: 0, custom: [], cooked: true }, unversioned: false });
+    const { bytes, names } = bulletImpactCookedData();
+    const pr = new PropertyReader({ file: 'Bullet_Impact (cooked fixture)', names, objectPath: () => undefined, versions: { ue4: 522, ue5: 0, custom: [], cooked: true }, unversioned: false });
     const native = readWwiseCookedData(pr, new BinaryReader(bytes, 'Bullet_Impact (cooked fixture)'), { name: 'Bullet_Impact', class: 'AkAudioEvent', properties: [] });
     const [a] = wwiseAssetsOf([{ index: 0, name: 'Bullet_Impact', class: 'AkAudioEvent', properties: [], propertyBytes: 0, propertyStart: 0, serialSize: bytes.length, encoding: 'tagged', error: null, native }]);
     expect(a).toMatchObject({ shortId: eventId, wwiseName: 'Bullet_Impact', banks: [{ id: Number(bank.Id), name: 'Event/Bullet_Impact.bnk' }] });
