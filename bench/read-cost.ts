@@ -22,6 +22,7 @@
  */
 import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { openIoStoreContainer, IoStoreContainer } from '../src/core/iostore/container.js';
 import { createWorkerPool } from '../src/core/workers/pool.js';
@@ -72,6 +73,11 @@ function threadCpu(): Map<string, number> {
 }
 const ownCpu = (): number => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
 const MAIN = String(process.pid);
+/** The main thread's mark-compacts so far (perf_hooks' gc entries). */
+let markCompacts = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if ((e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) markCompacts++;
+}).observe({ entryTypes: ['gc'] });
 
 /** CPU µs per unit of main, the given threads, and the rest, over one run of `fn`. */
 async function split(workers: readonly string[], units: number, fn: () => Promise<unknown>): Promise<[number, number, number]> {
@@ -171,8 +177,11 @@ async function readCosts(codec: RawCodec): Promise<void> {
     };
     await pass();
     const parts: number[][] = [[], [], []];
+    const marks0 = markCompacts;
     for (let r = 0; r < passes; r++) (await split(workers, blocks, pass)).forEach((v, i) => parts[i]!.push(v));
-    console.log(`  app, ${threads} thread${threads > 1 ? 's' : ''}: main ${stats(parts[0]!)}, workers ${stats(parts[1]!)}, rest ${stats(parts[2]!)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    console.log(`  app, ${threads} thread${threads > 1 ? 's' : ''}: main ${stats(parts[0]!)}, workers ${stats(parts[1]!)}, rest ${stats(parts[2]!)}; ` +
+      `${markCompacts - marks0} mark-compacts in ${passes} passes, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`);
     await Promise.all([...containers.values()].map((c) => c.close()));
     await pool.destroy();
   }

@@ -25,6 +25,7 @@ import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunn
 import type { WriteResult } from './file-write.js';
 import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
+import { keepHeapHeadroom } from './heap-headroom.js';
 import { asError } from '../errors.js';
 import type { DecodedImage } from '../assets/texture/types.js';
 import { checkDecodable, sliceBytes } from '../assets/texture/decode/index.js';
@@ -112,6 +113,8 @@ const IDLE_TIMEOUT_MS = 5 * 60_000;
 export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
   const threads = opts.threads ?? Math.min(4, availableParallelism());
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`a worker pool needs 1 or more threads, not ${threads}`);
+  // The outputs the workers send streaming into this thread would otherwise keep its collector busy.
+  keepHeapHeadroom();
   const piscina = new Piscina({
     filename: pathToFileURL(resolveWorkerFile(opts.workerFile)).href,
     minThreads: 0,
