@@ -7,26 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { wemSound } from '../../../src/core/assets/sound/wwise/wem.js';
 import { FormatError } from '../../../src/core/errors.js';
+import { mutateBytes, seededRandom } from '../../support/seeded-mutation.js';
 import { loadWwise } from '../../support/wwise-corpus.js';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
-}
-
-function mutate(src: Uint8Array, r: () => number): Uint8Array {
-  // The headers (RIFF, fmt, seek, the first packets or Ogg pages) are where a bad number matters.
-  const hot = Math.min(src.length, 160);
-  let b = src.slice();
-  for (let n = 1 + Math.floor(r() * 3); n > 0; n--) {
-    const at = r() < 0.7 ? Math.floor(r() * hot) : Math.floor(r() * b.length);
-    const k = r();
-    if (k < 0.4) b[at] = Math.floor(r() * 256);
-    else if (k < 0.8 && at + 4 <= b.length) new DataView(b.buffer).setUint32(at, [0, 1, 0x7fffffff, 0xffffffff, 0x10000][Math.floor(r() * 5)]!, true);
-    else b = b.slice(0, at);
-  }
-  return b;
-}
+const rng = seededRandom;
+/** The headers (RIFF, fmt, seek, the first packets or pages) are where a bad number matters. */
+const mutate = (src: Uint8Array, r: () => number): Uint8Array => mutateBytes(src, r, 160);
 
 /** A copy of the IMA fixture as codec 0x8311 (PTADPCM), 0x24-byte frames, each frame's step index brought into 0..12. */
 function asPtadpcm(b: Uint8Array): Uint8Array {
