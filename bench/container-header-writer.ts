@@ -7,7 +7,7 @@
  * soft package references.
  */
 import { CONTAINER_HEADER_MAGIC, ContainerHeaderVersion } from '../src/core/iostore/container-header.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from '../test/fixtures/byte-writer.js';
 import { writeNameBatch } from './name-batch-writer.js';
 
 export interface StoreEntrySpec {

@@ -4,7 +4,7 @@
  * then the strings. Hashes are cached: the same property names recur in every package.
  */
 import { nameHash, NAME_HASH_ALGORITHM_ID } from '../src/core/zen/name-batch.js';
-import type { ByteWriter } from './byte-writer.js';
+import type { ByteWriter } from '../test/fixtures/byte-writer.js';
 
 const hashCache = new Map<string, string>();
 

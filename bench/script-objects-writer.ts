@@ -6,7 +6,7 @@
  * (Default__StaticMesh), as the engine's script object table holds them.
  */
 import { scriptImportIndex } from '../src/core/zen/object-index.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from '../test/fixtures/byte-writer.js';
 import { writeNameBatch } from './name-batch-writer.js';
 import { NULL_INDEX } from './zen-writer.js';
 

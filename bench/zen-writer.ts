@@ -8,7 +8,7 @@
  */
 import { cityHash64Words, hexWords, lowerUtf16leBytes } from '../src/core/hash/cityhash64.js';
 import { PACKAGE_FILE_TAG } from '../src/core/zen/zen-package.js';
-import { ByteWriter } from './byte-writer.js';
+import { ByteWriter } from '../test/fixtures/byte-writer.js';
 import { writeNameBatch } from './name-batch-writer.js';
 
 /** An FPackageObjectIndex as 16 hex digits. */
