@@ -12,40 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, WEBGL_ARGS } from './web-session.js';
+import { ARTIFACTS, canvasPixels, skipBrowser, poll as pollUi, selectInTree, useWebSession, WEBGL_ARGS } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { parseGlb, validateGlb } from '../support/gltf-validator.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const ANIMS = 'CUE4ParseFixtures/Content/Fixtures/Animations';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 30_000);
-
-async function openFromTree(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-}
-
-/** A hash of the canvas's pixels and how many differ from the background. */
-function canvasPixels(page: Page): Promise<{ drawn: number; hash: number }> {
-  return page.getByTestId('anim-canvas').evaluate((c: HTMLCanvasElement) => {
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const bg = [d[0]!, d[1]!, d[2]!];
-    let drawn = 0, hash = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      if (Math.abs(d[i]! - bg[0]!) + Math.abs(d[i + 1]! - bg[1]!) + Math.abs(d[i + 2]! - bg[2]!) > 24) drawn++;
-      hash = (hash * 31 + d[i]! + d[i + 1]! * 7 + d[i + 2]! * 13) | 0;
-    }
-    return { drawn, hash };
-  });
-}
 
 const setTime = (page: Page, seconds: number) => page.getByTestId('anim-time').evaluate((el: HTMLInputElement, v) => {
   el.value = String(v);
@@ -63,7 +36,7 @@ describe.skipIf(skipBrowser)('animations in Chromium (browser host, WebGL)', () 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'AS_Fixture', `${ANIMS}/AS_Fixture.uasset`);
+    await selectInTree(page, 'AS_Fixture', `${ANIMS}/AS_Fixture.uasset`);
     await page.getByTestId('open-package').click();
     await poll(() => page.getByTestId('package-tab-view-animation').getAttribute('aria-selected')).toBe('true');
 
@@ -81,15 +54,15 @@ describe.skipIf(skipBrowser)('animations in Chromium (browser host, WebGL)', () 
     const canvas = page.getByTestId('anim-canvas');
     await poll(() => canvas.getAttribute('data-skinned')).toBe('1');
     await poll(() => page.locator('.labels .label').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(3000);
-    const still = await canvasPixels(page);
+    await poll(async () => (await canvasPixels(page, 'anim-canvas')).drawn).toBeGreaterThan(3000);
+    const still = await canvasPixels(page, 'anim-canvas');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-anim-frame0.png') });
 
     // Play: the time runs and the picture changes; pause: it stops.
     await page.getByTestId('anim-play').click();
     await poll(() => canvas.getAttribute('data-playing')).toBe('1');
     await poll(async () => Number(await canvas.getAttribute('data-time'))).toBeGreaterThan(0.05);
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(still.hash);
+    await poll(async () => (await canvasPixels(page, 'anim-canvas')).hash).not.toBe(still.hash);
     await page.getByTestId('anim-play').click();
     await poll(() => canvas.getAttribute('data-playing')).toBe('0');
     const paused = await canvas.getAttribute('data-time');
@@ -101,12 +74,12 @@ describe.skipIf(skipBrowser)('animations in Chromium (browser host, WebGL)', () 
     await poll(() => canvas.getAttribute('data-time')).toBe('0.500');
     expect(await page.getByTestId('anim-clock').textContent()).toContain('frame 15');
     expect(await page.getByTestId('anim-curve-value-0').textContent()).toBe('2.5');
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(still.hash);
+    await poll(async () => (await canvasPixels(page, 'anim-canvas')).hash).not.toBe(still.hash);
     await page.waitForTimeout(200);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-anim-half.png') });
     // Back to 0: the first picture again.
     await setTime(page, 0);
-    await poll(async () => (await canvasPixels(page)).hash).toBe(still.hash);
+    await poll(async () => (await canvasPixels(page, 'anim-canvas')).hash).toBe(still.hash);
 
     // Save as glTF: SK_Fixture with the animation, valid.
     const file = join(tmp, 'AS_Fixture.glb');
@@ -127,7 +100,7 @@ describe.skipIf(skipBrowser)('animations in Chromium (browser host, WebGL)', () 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
     await poll(() => page.getByTestId('containers').textContent()).toContain('CUE4ParseFixtures-Minimal-Uncompressed-Windows');
-    await openFromTree(page, 'AM_Fixture', `${ANIMS}/AM_Fixture.uasset`);
+    await selectInTree(page, 'AM_Fixture', `${ANIMS}/AM_Fixture.uasset`);
     await page.getByTestId('open-package').click();
     await poll(() => page.getByTestId('package-tab-view-animation').getAttribute('aria-selected')).toBe('true');
     // CUE4Parse's montage test: length 1.28, slot FixtureSlot with AS_Fixture at rate 1.25 twice, sections Intro and Loop.

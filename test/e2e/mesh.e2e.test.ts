@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, skipBrowser, poll as pollUi, selectInTree, useWebSession, WEBGL_ARGS } from './web-session.js';
+import { ARTIFACTS, canvasPixels, skipBrowser, poll as pollUi, selectInTree, useWebSession, WEBGL_ARGS } from './web-session.js';
 import { corpus } from '../support/corpus.js';
 import { parseGlb, validateGlb } from '../support/gltf-validator.js';
 import { meshGrid } from '../fixtures/mesh-grid.js';
@@ -23,25 +23,6 @@ import { encodeFrame, FRAME_TYPE } from '../../src/shared/wire.js';
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const MESHES = 'CUE4ParseFixtures/Content/Fixtures/Meshes';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 30_000);
-
-/** The WebGL canvas read back: how many pixels differ from the background, and a hash of them all. */
-function canvasPixels(page: Page): Promise<{ drawn: number; hash: number; width: number }> {
-  return page.getByTestId('mesh-canvas').evaluate((c: HTMLCanvasElement) => {
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d')!;
-    g.drawImage(c, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const bg = [d[0]!, d[1]!, d[2]!];
-    let drawn = 0, hash = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      if (Math.abs(d[i]! - bg[0]!) + Math.abs(d[i + 1]! - bg[1]!) + Math.abs(d[i + 2]! - bg[2]!) > 24) drawn++;
-      hash = (hash * 31 + d[i]! + d[i + 1]! * 7 + d[i + 2]! * 13) | 0;
-    }
-    return { drawn, hash, width: c.width };
-  });
-}
 
 describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
   const web = useWebSession(UNCOMPRESSED, WEBGL_ARGS);
@@ -71,8 +52,8 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     // Drawn: a good part of the canvas is mesh, not background.
     const canvas = page.getByTestId('mesh-canvas');
     await poll(() => canvas.getAttribute('data-vertices')).toBe('6');
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(5000);
-    const before = await canvasPixels(page);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(5000);
+    const before = await canvasPixels(page, 'mesh-canvas');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-static.png') });
 
     // Orbit: a drag across the canvas turns the camera; the picture changes.
@@ -81,13 +62,13 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.4, { steps: 8 });
     await page.mouse.up();
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(before.hash);
-    expect((await canvasPixels(page)).drawn).toBeGreaterThan(2000);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).hash).not.toBe(before.hash);
+    expect((await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(2000);
 
     // Vertex normals drawn as lines: the picture changes; off again.
-    const plain = await canvasPixels(page);
+    const plain = await canvasPixels(page, 'mesh-canvas');
     await page.getByTestId('mesh-normals').check();
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(plain.hash);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).hash).not.toBe(plain.hash);
     await page.getByTestId('mesh-normals').uncheck();
 
     // LOD 1, with the wireframe over it and the UV checker on UV channel 1.
@@ -131,11 +112,11 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await page.getByTestId('open-package').click();
     const canvas = page.getByTestId('mesh-canvas');
     await poll(() => canvas.getAttribute('data-vertices')).toBe('6');
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(5000);
-    const sections = await canvasPixels(page);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(5000);
+    const sections = await canvasPixels(page, 'mesh-canvas');
     await page.getByTestId('mesh-colour').selectOption('textures');
     await poll(() => page.getByTestId('mesh-texture-note').textContent()).toMatch(/Not shown: \/Game\/Fixtures\/Textures\/T_Missing/);
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(sections.hash);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).hash).not.toBe(sections.hash);
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-textures.png') });
     await page.unrouteAll();
@@ -158,7 +139,7 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     expect(await page.getByTestId('mesh-morphs').textContent()).toContain('Morph_Fixture');
     const canvas = page.getByTestId('mesh-canvas');
     await poll(() => canvas.getAttribute('data-vertices')).toBe('6');
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(3000);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(3000);
 
     // Bones on: three names drawn beside their joints, inside the canvas.
     await page.getByTestId('mesh-bones').check();
@@ -169,12 +150,12 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
       const b = (await l.boundingBox())!;
       expect(b.x >= box.x && b.x <= box.x + box.width && b.y >= box.y && b.y <= box.y + box.height).toBe(true);
     }
-    const before = await canvasPixels(page);
+    const before = await canvasPixels(page, 'mesh-canvas');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeletal-bones.png') });
 
     // The morph target at full weight moves vertices: the picture changes.
     await page.getByTestId('mesh-morph-0').fill('1');
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(before.hash);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).hash).not.toBe(before.hash);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeletal-morph.png') });
 
     // LOD 1: 3 vertices.
@@ -193,7 +174,7 @@ describe.skipIf(skipBrowser)('meshes in Chromium (browser host, WebGL)', () => {
     await poll(() => page.locator('.labels .label.bone').allTextContents()).toEqual(['Root', 'Joint_1', 'Joint_2']);
     await poll(() => page.locator('.labels .label.socket').allTextContents()).toEqual(['FixtureSocket']);
     // The tab's view is reused for the new asset, on a new canvas: the bones are drawn on it.
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(20);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(20);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-skeleton.png') });
     expect(web.problems).toEqual([]);
   });
@@ -229,8 +210,8 @@ describe.skipIf(skipBrowser)('a mesh of a million triangles in Chromium (WebGL t
     await poll(() => canvas.getAttribute('data-vertices')).toBe(String(709 * 709));
     await poll(async () => Number(await canvas.getAttribute('data-frames'))).toBeGreaterThan(0);
     expect(await page.getByTestId('mesh-triangles').textContent()).toBe(triangles.toLocaleString('en-US'));
-    await poll(async () => (await canvasPixels(page)).drawn).toBeGreaterThan(5000);
-    const before = await canvasPixels(page);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(5000);
+    const before = await canvasPixels(page, 'mesh-canvas');
 
     // Orbit: a drag turns the camera; frames are drawn and the picture changes.
     const framesBefore = Number(await canvas.getAttribute('data-frames'));
@@ -240,7 +221,7 @@ describe.skipIf(skipBrowser)('a mesh of a million triangles in Chromium (WebGL t
     await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.4, { steps: 6 });
     await page.mouse.up();
     await poll(async () => Number(await canvas.getAttribute('data-frames'))).toBeGreaterThan(framesBefore + 1);
-    await poll(async () => (await canvasPixels(page)).hash).not.toBe(before.hash);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).hash).not.toBe(before.hash);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-million.png') });
     await page.unrouteAll();
     expect(web.problems).toEqual([]);

@@ -39,6 +39,25 @@ export async function selectInTree(page: Page, filter: string, path: string): Pr
   await poll(() => row.getAttribute('aria-selected'), 30_000).toBe('true');
 }
 
+/** A WebGL canvas read back: how many pixels differ from the background (its first pixel), and a hash of them all. */
+export function canvasPixels(page: Page, testId: string): Promise<{ drawn: number; hash: number; width: number }> {
+  return page.getByTestId(testId).evaluate((c: HTMLCanvasElement) => {
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const g = copy.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const bg = [d[0]!, d[1]!, d[2]!];
+    let drawn = 0, hash = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i]! - bg[0]!) + Math.abs(d[i + 1]! - bg[1]!) + Math.abs(d[i + 2]! - bg[2]!) > 24) drawn++;
+      hash = (hash * 31 + d[i]! + d[i + 1]! * 7 + d[i + 2]! * 13) | 0;
+    }
+    return { drawn, hash, width: c.width };
+  });
+}
+
 export interface WebSession {
   page: Page;
   browser: Browser;
