@@ -5,23 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { sequenceOf } from '../../../src/core/assets/anim/index.js';
 import { installTextureSource, type TextureSource } from '../../../src/core/assets/texture/read/package-source.js';
 import { FormatError } from '../../../src/core/errors.js';
+import { editExport, findWords } from '../../support/export-edit.js';
 import { openedPackages } from '../../support/opened-packages.js';
 
-function find(bytes: Uint8Array, words: number[]): number {
-  const pattern = new Uint8Array(new Uint32Array(words).buffer);
-  outer: for (let i = 0; i + pattern.length <= bytes.length; i++) {
-    for (let j = 0; j < pattern.length; j++) if (bytes[i + j] !== pattern[j]) continue outer;
-    return i;
-  }
-  throw new Error('pattern not found');
-}
-
-function edit(s: TextureSource, change: (b: Uint8Array, v: DataView) => Uint8Array | void): TextureSource {
-  const exp = s.exports.find((e) => e.name === 'AS_Fixture')!;
-  const b = exp.bytes.slice();
-  exp.bytes = change(b, new DataView(b.buffer)) ?? b;
-  return s;
-}
+const find = findWords;
+const edit = (s: TextureSource, change: (b: Uint8Array, v: DataView) => Uint8Array | void): TextureSource => editExport(s, 'AS_Fixture', change);
 
 describe('AnimSequence bad input', () => {
   const packages = openedPackages('cue58/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc');
