@@ -1,10 +1,12 @@
 /**
  * The Zen packages' records (span-facts.ts) as the main thread keeps them while an index is
  * built: each span's Int32Array rewritten in place to the index's text ids and to this build's
- * key and reference ids, so that a span's distinct strings are interned once. Once every package
- * is in, `emit` gives a package's hits in the index's order, naming classes and imports: /Script
- * objects through the global script objects, package imports through the exporting package's
- * public export hashes, each distinct reference named once.
+ * key ids, so that a span's distinct strings are interned once, and each span's references mapped
+ * to this build's distinct references. Package imports are named as the replies come in, while
+ * the workers still read (a reference is named when it first comes if its exporting package is
+ * in, else when that package comes), so that little is left once the last reply is in: naming
+ * /Script objects through the global script objects (prepare), then `emit` giving each package's
+ * hits in the index's order.
  */
 import { findScriptObject, scriptObjectPath, type ScriptObjects } from '../zen/script-objects.js';
 import { HitKind, type SearchIndexBuilder } from './search-index.js';
@@ -23,30 +25,45 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   /** Replies that came before an earlier reply of their table (taken once it has come). */
   private parked: { reply: SpanReply; of: T }[] = [];
   private readonly spans: Int32Array[] = [];
+  /** Per span: its references' ids among this build's distinct references. */
   private readonly spanRefs: Int32Array[] = [];
-  private readonly spanRefText: Int32Array[] = [];
   /** Per entry: its span (-1: no record) and where its record and its export list start. */
   private readonly spanOf: Int32Array;
   private readonly startOf: Int32Array;
   private readonly exportsOf: Int32Array;
-  // Made by prepare().
+  /** Per entry: its first export slot (slots are given as records come). */
+  private readonly exportBase: Int32Array;
+  /** Per export slot: its entry, its text ("/Game/Pkg.Export", -1 until made) and its public key and hash. */
+  private exportEntry = new Int32Array(1024);
+  private exportText = new Int32Array(1024);
+  private exportKey = new Int32Array(1024);
+  private exportLo = new Int32Array(1024);
+  private exportHi = new Int32Array(1024);
+  private exportCount = 0;
   /**
-   * Every public export by (its package's lowercased name key, hash low, hash high): an open
-   * addressing table of export slots (exportBase + index; 0 empty, slot + 1 else).
+   * Every public export by (its package's lowercased name key, hash low, hash high), the later
+   * entry's (and of one entry the later export) where two have one key: open addressing over
+   * export slots (0 empty, slot + 1 else).
    */
-  private publicTable: { slots: Int32Array; key: Int32Array; lo: Int32Array; hi: Int32Array } | undefined;
-  /** Per export slot: its entry. */
-  private exportEntry: Int32Array | undefined;
-  private exportBase: Int32Array | undefined;
-  private exportText: Int32Array | undefined;
-  private scriptText: Int32Array | undefined;
-  private scripts: ScriptObjects | undefined;
-  private readonly whereCache = new Map<string, number[]>();
+  private publicSlots = new Int32Array(1 << 12);
+  private publicCount = 0;
+  /** This build's distinct references (RefKind, key, low, high word), by open addressing (0 empty, id + 1 else). */
+  private refSlots = new Int32Array(1 << 12);
+  private refKind = new Int32Array(1024);
+  private refKey = new Int32Array(1024);
+  private refLo = new Int32Array(1024);
+  private refHi = new Int32Array(1024);
+  /** Per reference: the text it names, -1 for nothing known, -2 not named yet. */
+  private refText = new Int32Array(1024);
+  private refCount = 0;
+  /** Place ids ("names[3]", "exports[0].class", ...) by index, each made once. */
+  private readonly whereIds: Record<'names' | 'exports' | 'classes' | 'imports', number[]> = { names: [], exports: [], classes: [], imports: [] };
 
   constructor(entryCount: number, private readonly b: SearchIndexBuilder) {
     this.spanOf = new Int32Array(entryCount).fill(-1);
     this.startOf = new Int32Array(entryCount);
     this.exportsOf = new Int32Array(entryCount);
+    this.exportBase = new Int32Array(entryCount);
   }
 
   /**
@@ -90,10 +107,10 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     for (const s of reply.keys) t.keys[t.keyCount++] = this.key(s);
     const { texts, keys } = t;
     const { ints, starts, refs } = reply;
-    for (let o = 0; o < refs.length; o += REF_STRIDE) refs[o + 1] = keys[refs[o + 1]!]!;
+    const global = new Int32Array(refs.length / REF_STRIDE);
+    for (let i = 0, o = 0; o < refs.length; i++, o += REF_STRIDE) global[i] = this.ref(refs[o]!, keys[refs[o + 1]!]!, refs[o + 2]!, refs[o + 3]!);
     const span = this.spans.push(ints) - 1;
-    this.spanRefs.push(refs);
-    this.spanRefText.push(new Int32Array(refs.length / REF_STRIDE).fill(-2));
+    this.spanRefs.push(global);
     for (let k = 0; k < of.entries.length; k++) {
       if (k >= starts.length || ints[starts[k]!] === RecordStatus.unread) {
         outcomes.push({ of, k, missing: true });
@@ -113,13 +130,15 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
       this.spanOf[e] = span;
       this.startOf[e] = p;
       ints[p + 1] = texts[ints[p + 1]!]!;
-      ints[p + 2] = keys[ints[p + 2]!]!;
+      const lower = (ints[p + 2] = keys[ints[p + 2]!]!);
       p += 3;
       const names = ints[p++]!;
       for (let i = 0; i < names; i++, p++) ints[p] = texts[ints[p]!]!;
       this.exportsOf[e] = p;
       const exports = ints[p++]!;
+      const at = p;
       for (let i = 0; i < exports; i++, p += 4) ints[p] = texts[ints[p]!]!;
+      this.addExports(e, lower, ints, at, exports);
       p += 1 + ints[p]!; // imports: refs of the span, as they are
       const strings = ints[p++]!;
       for (let i = 0; i < strings; i++, p += 2) {
@@ -139,7 +158,114 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     return id;
   }
 
-  /** Every package is in: the tables that name references. `scripts`: the install's global script objects. */
+  /** Entry `e`'s export slots, its public exports in the public table, and the references to them named. */
+  private addExports(e: number, lowerKey: number, ints: Int32Array, at: number, count: number): void {
+    const base = (this.exportBase[e] = this.exportCount);
+    this.exportCount += count;
+    if (this.exportEntry.length < this.exportCount) {
+      const size = Math.max(this.exportCount, this.exportEntry.length * 2);
+      this.exportEntry = grown(this.exportEntry, size);
+      this.exportText = grown(this.exportText, size);
+      this.exportKey = grown(this.exportKey, size);
+      this.exportLo = grown(this.exportLo, size);
+      this.exportHi = grown(this.exportHi, size);
+    }
+    for (let k = 0; k < count; k++) {
+      const slot = base + k;
+      const lo = ints[at + k * 4 + 2]!, hi = ints[at + k * 4 + 3]!;
+      this.exportEntry[slot] = e;
+      this.exportText[slot] = -1;
+      this.exportKey[slot] = lowerKey;
+      this.exportLo[slot] = lo;
+      this.exportHi[slot] = hi;
+      if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) continue;
+      const i = this.findPublic(lowerKey, lo, hi);
+      if (i >= 0) {
+        // Two exports with one key: the later entry's wins (of one entry, the later export), as in entry order.
+        const old = this.publicSlots[i]! - 1;
+        if (this.exportEntry[old]! > e) continue;
+        this.publicSlots[i] = slot + 1;
+      } else {
+        this.publicSlots[-1 - i] = slot + 1;
+        if (++this.publicCount * 2 > this.publicSlots.length) this.rehashPublic();
+      }
+      // A reference that came before its export: named now (or named again, by the export that now wins).
+      const r = this.findRef(RefKind.package, lowerKey, lo, hi);
+      if (r >= 0) this.refText[this.refSlots[r]! - 1] = this.slotText(slot);
+    }
+  }
+
+  /** Where (lowerKey, lo, hi) is in the public table: its table index, or -1 - the empty index where it would go. */
+  private findPublic(lowerKey: number, lo: number, hi: number): number {
+    const slots = this.publicSlots;
+    const mask = slots.length - 1;
+    for (let i = (Math.imul(lowerKey, 0x9e3779b1) ^ Math.imul(lo, 0x85ebca6b) ^ hi) & mask; ; i = (i + 1) & mask) {
+      const v = slots[i]! - 1;
+      if (v < 0) return -1 - i;
+      if (this.exportLo[v] === lo && this.exportHi[v] === hi && this.exportKey[v] === lowerKey) return i;
+    }
+  }
+
+  private rehashPublic(): void {
+    const old = this.publicSlots;
+    this.publicSlots = new Int32Array(old.length * 2);
+    for (const v of old) {
+      if (v === 0) continue;
+      const i = this.findPublic(this.exportKey[v - 1]!, this.exportLo[v - 1]!, this.exportHi[v - 1]!);
+      this.publicSlots[-1 - i] = v;
+    }
+  }
+
+  /** The build's id of a reference; a package import new to the build is named if its export is in. */
+  private ref(kind: number, key: number, lo: number, hi: number): number {
+    const i = this.findRef(kind, key, lo, hi);
+    if (i >= 0) return this.refSlots[i]! - 1;
+    const id = this.refCount++;
+    if (this.refKind.length < this.refCount) {
+      const size = this.refKind.length * 2;
+      this.refKind = grown(this.refKind, size);
+      this.refKey = grown(this.refKey, size);
+      this.refLo = grown(this.refLo, size);
+      this.refHi = grown(this.refHi, size);
+      this.refText = grown(this.refText, size);
+    }
+    this.refKind[id] = kind;
+    this.refKey[id] = key;
+    this.refLo[id] = lo;
+    this.refHi[id] = hi;
+    let text = -2;
+    if (kind === RefKind.package) {
+      if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) text = -1;
+      else {
+        const p = this.findPublic(key, lo, hi);
+        if (p >= 0) text = this.slotText(this.publicSlots[p]! - 1);
+      }
+    } else if (kind !== RefKind.script) text = -1;
+    this.refText[id] = text;
+    this.refSlots[-1 - i] = id + 1;
+    if (this.refCount * 2 > this.refSlots.length) this.rehashRefs();
+    return id;
+  }
+
+  /** Where a reference is in refSlots: its index, or -1 - the empty index where it would go. */
+  private findRef(kind: number, key: number, lo: number, hi: number): number {
+    const slots = this.refSlots;
+    const mask = slots.length - 1;
+    for (let i = (Math.imul(key, 0x9e3779b1) ^ Math.imul(lo, 0x85ebca6b) ^ Math.imul(hi, 0xc2b2ae35) ^ kind) & mask; ; i = (i + 1) & mask) {
+      const v = slots[i]! - 1;
+      if (v < 0) return -1 - i;
+      if (this.refLo[v] === lo && this.refHi[v] === hi && this.refKey[v] === key && this.refKind[v] === kind) return i;
+    }
+  }
+
+  private rehashRefs(): void {
+    this.refSlots = new Int32Array(this.refSlots.length * 2);
+    for (let id = 0; id < this.refCount; id++) {
+      const i = this.findRef(this.refKind[id]!, this.refKey[id]!, this.refLo[id]!, this.refHi[id]!);
+      this.refSlots[-1 - i] = id + 1;
+    }
+  }
+
   /** At most how many hits emit() gives in all: each name, export, class, import and string one. */
   hitsAtMost(): number {
     let n = 0;
@@ -156,49 +282,15 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     return n;
   }
 
+  /** Every package is in: the references not named yet are named. `scripts`: the install's global script objects. */
   prepare(scripts: ScriptObjects | undefined): void {
-    this.scripts = scripts;
-    this.scriptText = new Int32Array(this.keys.length).fill(-2);
-    const base = (this.exportBase = new Int32Array(this.spanOf.length));
-    let exports = 0;
-    for (let e = 0; e < this.spanOf.length; e++) {
-      if (this.spanOf[e]! < 0) continue;
-      base[e] = exports;
-      exports += this.spans[this.spanOf[e]!]![this.exportsOf[e]!]!;
-    }
-    this.exportText = new Int32Array(exports).fill(-1);
-    const entryOf = (this.exportEntry = new Int32Array(exports));
-    let size = 1024;
-    while (size < exports * 2) size *= 2;
-    const t = (this.publicTable = { slots: new Int32Array(size), key: new Int32Array(exports), lo: new Int32Array(exports), hi: new Int32Array(exports) });
-    // Entry order, then export order: of two exports with one key, the later wins (as a map filled in that order).
-    for (let e = 0; e < this.spanOf.length; e++) {
-      if (this.spanOf[e]! < 0) continue;
-      const ints = this.spans[this.spanOf[e]!]!;
-      const lower = ints[this.startOf[e]! + 2]!;
-      const at = this.exportsOf[e]!;
-      for (let k = 0; k < ints[at]!; k++) {
-        const slot = base[e]! + k;
-        entryOf[slot] = e;
-        const lo = ints[at + 1 + k * 4 + 2]!, hi = ints[at + 1 + k * 4 + 3]!;
-        if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) continue;
-        t.key[slot] = lower;
-        t.lo[slot] = lo;
-        t.hi[slot] = hi;
-        const s = this.findPublic(lower, lo, hi);
-        t.slots[s < 0 ? -1 - s : s] = slot + 1;
-      }
-    }
-  }
-
-  /** Where (lowerKey, lo, hi) is in the public table: its table index, or -1 - the empty index where it would go. */
-  private findPublic(lowerKey: number, lo: number, hi: number): number {
-    const t = this.publicTable!;
-    const mask = t.slots.length - 1;
-    for (let i = (Math.imul(lowerKey, 0x9e3779b1) ^ Math.imul(lo, 0x85ebca6b) ^ hi) & mask; ; i = (i + 1) & mask) {
-      const v = t.slots[i]! - 1;
-      if (v < 0) return -1 - i;
-      if (t.lo[v] === lo && t.hi[v] === hi && t.key[v] === lowerKey) return i;
+    const texts = this.refText;
+    for (let id = 0; id < this.refCount; id++) {
+      if (texts[id] !== -2) continue;
+      if (this.refKind[id] === RefKind.script && scripts) {
+        const i = findScriptObject(scripts, this.keys[this.refKey[id]!]!);
+        texts[id] = i === undefined ? -1 : this.b.intern(scriptObjectPath(scripts, i));
+      } else texts[id] = -1;
     }
   }
 
@@ -211,79 +303,54 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   emit(e: number, file: number): void {
     const b = this.b;
     const ints = this.spans[this.spanOf[e]!]!;
+    const refs = this.spanRefs[this.spanOf[e]!]!;
+    const refText = this.refText;
+    const w = this.whereIds;
     let p = this.startOf[e]! + 3;
     const names = ints[p++]!;
-    for (let k = 0; k < names; k++) b.hitIds(file, HitKind.name, ints[p++]!, this.where('names', k, ''));
+    for (let k = 0; k < names; k++) b.hitIds(file, HitKind.name, ints[p++]!, w.names[k] ?? this.where('names', k));
     const exports = ints[p++]!;
     for (let k = 0; k < exports; k++, p += 4) {
-      b.hitIds(file, HitKind.export, ints[p]!, this.where('exports', k, ''));
-      const cls = this.name(e, ints[p + 1]!);
-      if (cls >= 0) b.hitIds(file, HitKind.class, cls, this.where('exports', k, '.class'));
+      b.hitIds(file, HitKind.export, ints[p]!, w.exports[k] ?? this.where('exports', k));
+      const ref = ints[p + 1]!;
+      const cls = ref >= 0 ? refText[refs[ref]!]! : ref <= -2 ? this.exportName(e, -2 - ref) : -1;
+      if (cls >= 0) b.hitIds(file, HitKind.class, cls, w.classes[k] ?? this.where('classes', k));
     }
     const imports = ints[p++]!;
     for (let k = 0; k < imports; k++) {
-      const t = this.name(e, ints[p++]!);
-      if (t >= 0) b.hitIds(file, HitKind.import, t, this.where('imports', k, ''));
+      const ref = ints[p++]!;
+      const t = ref >= 0 ? refText[refs[ref]!]! : ref <= -2 ? this.exportName(e, -2 - ref) : -1;
+      if (t >= 0) b.hitIds(file, HitKind.import, t, w.imports[k] ?? this.where('imports', k));
     }
     const strings = ints[p++]!;
     for (let k = 0; k < strings; k++, p += 2) b.hitIds(file, HitKind.string, ints[p + 1]!, b.whereId(this.keys[ints[p]!]!));
   }
 
   /** "names[3]" and the like: each made and interned once. */
-  private where(table: string, k: number, suffix: string): number {
-    const id = table + suffix;
-    let list = this.whereCache.get(id);
-    if (!list) this.whereCache.set(id, (list = []));
-    return (list[k] ??= this.b.whereId(`${table}[${k}]${suffix}`));
+  private where(table: 'names' | 'exports' | 'classes' | 'imports', k: number): number {
+    const text = table === 'classes' ? `exports[${k}].class` : `${table}[${k}]`;
+    return (this.whereIds[table][k] = this.b.whereId(text));
   }
 
-  /** The text id of what a record's reference names, -1 when it names nothing known. */
-  private name(e: number, ref: number): number {
-    if (ref === -1) return -1;
-    if (ref <= -2) return this.exportName(e, -2 - ref);
-    const span = this.spanOf[e]!;
-    const cache = this.spanRefText[span]!;
-    const cached = cache[ref]!;
-    if (cached !== -2) return cached;
-    const refs = this.spanRefs[span]!;
-    const o = ref * REF_STRIDE;
-    let t = -1;
-    if (refs[o] === RefKind.script) {
-      const key = refs[o + 1]!;
-      t = this.scriptText![key]!;
-      if (t === -2) {
-        const i = this.scripts ? findScriptObject(this.scripts, this.keys[key]!) : undefined;
-        t = this.scriptText![key] = i === undefined ? -1 : this.b.intern(scriptObjectPath(this.scripts!, i));
-      }
-    } else if (refs[o] === RefKind.package) {
-      t = this.publicExport(refs[o + 1]!, refs[o + 2]!, refs[o + 3]!);
-    }
-    return (cache[ref] = t);
-  }
-
-  /** "/Game/Pkg.Export" of entry `e`'s export `k`. */
+  /** "/Game/Pkg.Export" of entry `e`'s export `k`, -1 when it has no export k. */
   private exportName(e: number, k: number): number {
     const ints = this.spans[this.spanOf[e]!]!;
     if (k >= ints[this.exportsOf[e]!]!) return -1;
-    const slot = this.exportBase![e]! + k;
-    const cached = this.exportText![slot]!;
-    if (cached >= 0) return cached;
-    const name = this.b.text(ints[this.startOf[e]! + 1]!);
-    return (this.exportText![slot] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
+    return this.slotText(this.exportBase[e]! + k);
   }
 
-  /** The public export of hash (lo, hi) of the package named `lowerKey` (the last one in entry order). */
-  private publicExport(lowerKey: number, lo: number, hi: number): number {
-    if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) return -1;
-    const i = this.findPublic(lowerKey, lo, hi);
-    if (i < 0) return -1;
-    const slot = this.publicTable!.slots[i]! - 1;
-    const e = this.exportEntry![slot]!;
-    return this.exportName(e, slot - this.exportBase![e]!);
+  /** "/Game/Pkg.Export" of an export slot, made and interned once. */
+  private slotText(slot: number): number {
+    const cached = this.exportText[slot]!;
+    if (cached >= 0) return cached;
+    const e = this.exportEntry[slot]!, k = slot - this.exportBase[e]!;
+    const ints = this.spans[this.spanOf[e]!]!;
+    const name = this.b.text(ints[this.startOf[e]! + 1]!);
+    return (this.exportText[slot] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
   }
 }
 
-function grown(a: Int32Array, min: number): Int32Array {
+function grown(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(min, a.length * 2));
   b.set(a);
   return b;
