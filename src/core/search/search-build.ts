@@ -10,7 +10,7 @@
 import { zenLayoutFor, type ZenLayout } from '../engine-versions.js';
 import type { Archive } from '../archive.js';
 import type { Install } from '../install/install.js';
-import { parseContainerHeader } from '../iostore/container-header.js';
+import { parseContainerImports } from '../iostore/container-header.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { findScriptObjects } from '../package/script-objects.js';
 import { isUAssetFileName, isUe12FileName, withoutExtension } from '../package/package-files.js';
@@ -69,7 +69,12 @@ export async function buildSearchIndex(install: Install, opts: SearchBuildOption
   const fail = (i: number, message: string): void => { builder.problems.push({ path: entries[i]!.path, message }); };
 
   const zen = new ZenRecords<SpanOf>(entries.length, builder);
-  await readZen(entries, zen, strings, opts.pool, signal, progress, fail, `build ${++builds} ${Date.now()}`);
+  const zenRead = readZen(entries, zen, strings, opts.pool, signal, progress, fail, `build ${++builds} ${Date.now()}`);
+  // Interned while the workers read (this thread mostly waits on them then), not after.
+  const pathTexts = new Int32Array(entries.length);
+  const pathsInterned = internPaths(builder, entries, pathTexts, signal);
+  await zenRead;
+  await pathsInterned;
   await readOthers(install, entries, facts, strings, signal, progress, fail);
   signal?.throwIfAborted();
 
@@ -77,7 +82,7 @@ export async function buildSearchIndex(install: Install, opts: SearchBuildOption
   const scripts = containers.length > 0 ? await findScriptObjects(containers) : { found: undefined };
   try {
     zen.prepare(scripts.found?.objects);
-    addHits(builder, entries, facts, zen);
+    addHits(builder, entries, pathTexts, facts, zen);
   } finally {
     await scripts.found?.opened?.close();
   }
@@ -134,12 +139,13 @@ async function readZen(entries: Entry[], zen: ZenRecords<SpanOf>, strings: boole
       if (bad) fail(i, 'error' in bad ? bad.error : 'needsBytes' in bad ? `its header needs ${bad.needsBytes} bytes` : 'not read');
     }
   };
-  const jobs: (() => Promise<void>)[] = [];
-  for (const [c, list] of byContainer) {
-    const layout = await containerLayout(c);
-    for (const span of spansOf(c, list, entries, strings)) {
-      jobs.push(async () => {
+  // Made as the lanes take them: the first spans go to the workers before the other containers are planned.
+  const jobs = (function* (): Generator<() => Promise<void>> {
+    for (const [c, list] of byContainer) {
+      let layoutOf: Promise<ZenLayout> | undefined;
+      for (const span of spansOf(c, list, entries, strings)) yield async () => {
         signal?.throwIfAborted();
+        const layout = await (layoutOf ??= containerLayout(c));
         const reply = await readSpan(c, span, layout, strings, pool, signal, build).catch((e: unknown) => {
           if (signal?.aborted) throw e;
           return undefined;
@@ -148,9 +154,9 @@ async function readZen(entries: Entry[], zen: ZenRecords<SpanOf>, strings: boole
         // A span that failed as a whole: each package alone, so that only the bad one fails, with its own error.
         await again(reply ? zen.add(reply, of) : span.entries.map((_, k) => ({ of, k, missing: true as const })));
         progress(span.entries.length);
-      });
+      };
     }
-  }
+  })();
   await runLimited(jobs, pool ? pool.threads * SPANS_PER_THREAD : 1);
   await again(zen.drainParked());
 }
@@ -191,7 +197,8 @@ async function containerLayout(c: IoStoreContainer): Promise<ZenLayout> {
   const entry = c.entriesOfType('ContainerHeader')[0];
   if (entry === undefined) return zenLayoutFor({ tocVersion });
   try {
-    const header = parseContainerHeader(await c.readChunk(entry), `${c.path} (container header)`);
+    // Its version is all that is wanted: the reading that makes no string per package.
+    const header = parseContainerImports(await c.readChunk(entry), `${c.path} (container header)`);
     return zenLayoutFor({ containerHeaderVersion: header.version, tocVersion });
   } catch {
     return zenLayoutFor({ tocVersion });
@@ -250,25 +257,39 @@ async function readOthers(install: Install, entries: Entry[], facts: (FileFacts 
   await runLimited(jobs, FILE_CONCURRENCY);
 }
 
-/** Runs jobs `limit` at a time; the first failure stops the rest and rejects. */
-async function runLimited(jobs: (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0;
+/** Runs jobs `limit` at a time, taking each from `jobs` when a lane is free; the first failure stops the rest and rejects. */
+async function runLimited(jobs: Iterable<() => Promise<void>>, limit: number): Promise<void> {
+  const it = jobs[Symbol.iterator]();
   let failed = false;
   const lane = async (): Promise<void> => {
-    while (next < jobs.length && !failed) {
+    while (!failed) {
+      const next = it.next();
+      if (next.done) return;
       try {
-        await jobs[next++]!();
+        await next.value();
       } catch (e) {
         failed = true;
         throw e;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, lane));
+  await Promise.all(Array.from({ length: limit }, lane));
+}
+
+/** Paths interned per slice of this many, the thread yielding between slices (to take the workers' replies). */
+const PATH_SLICE = 4096;
+
+/** Every entry's path interned into `texts`, a slice at a time. */
+async function internPaths(b: SearchIndexBuilder, entries: Entry[], texts: Int32Array, signal: AbortSignal | undefined): Promise<void> {
+  for (let i = 0; i < entries.length;) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    signal?.throwIfAborted();
+    for (const end = Math.min(entries.length, i + PATH_SLICE); i < end; i++) texts[i] = b.intern(entries[i]!.path);
+  }
 }
 
 /** Every file's hits, in path order. */
-function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | undefined)[], zen: ZenRecords<SpanOf>): void {
+function addHits(b: SearchIndexBuilder, entries: Entry[], pathTexts: Int32Array, facts: (FileFacts | undefined)[], zen: ZenRecords<SpanOf>): void {
   // "names[3]" and the like made once each, not once per hit.
   const places = new Map<string, string[]>();
   const place = (table: string, k: number, suffix = ''): string => {
@@ -278,9 +299,10 @@ function addHits(b: SearchIndexBuilder, entries: Entry[], facts: (FileFacts | un
     return (list[k] ??= `${table}[${k}]${suffix}`);
   };
   b.reserve(entries.length + zen.hitsAtMost());
+  const pathWhere = b.whereId('path');
   entries.forEach((e, i) => {
     const file = b.file(e.path);
-    b.hit(file, HitKind.path, e.path, 'path');
+    b.hitIds(file, HitKind.path, pathTexts[i]!, pathWhere);
     if (zen.has(i)) {
       zen.emit(i, file);
       return;
