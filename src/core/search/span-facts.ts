@@ -55,20 +55,27 @@ const MAX_TABLE_STRINGS = 400_000;
  * main thread once per thread, not once per span: a reply carries only the strings new to the
  * table, and the main thread keeps each table's ids (zen-records.ts). Replies of one table must be
  * taken in order; a table that may have lost a reply is dropped (`spoil`) and the next gets a new id.
+ *
+ * Strings whose characters all fit a byte (nearly all of an install's names) are found by their
+ * bytes (byte-interner.ts), so that a name read from a package is looked up without a string made
+ * for it, and no string is hashed twice; the others through Maps.
  */
 export class StringTable {
-  readonly texts = new Map<string, number>();
-  readonly keys = new Map<string, number>();
-  /** A package name's lowercased key id, by the name as written. */
-  readonly packageKeys = new Map<string, number>();
+  /** Texts of Latin-1 characters by their bytes; the others by their string. */
+  readonly textBytes = new ByteInterner();
+  readonly wideTexts = new Map<string, number>();
+  /** Keys likewise. */
+  readonly keyBytes = new ByteInterner();
+  readonly wideKeys = new Map<string, number>();
+  /** Latin-1 package names as written, by their bytes: their lowercased key ids. */
+  readonly packageBytes = new ByteInterner();
+  /** /Script object indexes (8 bytes: low word, high word): their keys' ids. */
+  readonly scriptBytes = new ByteInterner();
   /** Each text by its id (this table's). */
   readonly textStrings: string[] = [];
-  /** Latin-1 names by their bytes: their text ids (no string made for a name seen before). */
-  readonly nameBytes = new ByteInterner();
-  /** Latin-1 package names by their bytes: their lowercased key ids. */
-  readonly packageBytes = new ByteInterner();
+  keyCount = 0;
   constructor(readonly id: string) {}
-  get full(): boolean { return this.texts.size + this.keys.size > MAX_TABLE_STRINGS; }
+  get full(): boolean { return this.textStrings.length + this.keyCount > MAX_TABLE_STRINGS; }
 }
 
 /** A thread's string tables by build (a worker may serve two builds at once); the oldest beyond two are dropped. */
@@ -118,18 +125,26 @@ export class SpanFactsWriter {
   /** `table`: the thread's table for this build; without one, a table of this span alone. */
   constructor(table?: StringTable) {
     this.table = table ?? new StringTable(`local:${++localTables}`);
-    this.textBase = this.table.texts.size;
-    this.keyBase = this.table.keys.size;
+    this.textBase = this.table.textStrings.length;
+    this.keyBase = this.table.keyCount;
   }
 
   text(s: string): number {
-    let id = this.table.texts.get(s);
-    if (id === undefined) {
-      id = this.textBase + this.newTexts.push(s) - 1;
-      this.table.texts.set(s, id);
-      this.table.textStrings.push(s);
+    const bytes = latin1Bytes(s);
+    if (!bytes) {
+      let id = this.table.wideTexts.get(s);
+      if (id === undefined) this.table.wideTexts.set(s, (id = this.newText(s)));
+      return id;
     }
+    const interner = this.table.textBytes;
+    let id = interner.find(bytes, 0, s.length);
+    if (id < 0) interner.add(bytes, 0, s.length, (id = this.newText(s)));
     return id;
+  }
+
+  private newText(s: string): number {
+    this.table.textStrings.push(s);
+    return this.textBase + this.newTexts.push(s) - 1;
   }
 
   /** The text of an id text() gave. */
@@ -139,29 +154,41 @@ export class SpanFactsWriter {
 
   /** The text id of Latin-1 bytes [start, end) of `b` (one byte per character). */
   latin1Text(b: Uint8Array, start: number, end: number): number {
-    const interner = this.table.nameBytes;
+    const interner = this.table.textBytes;
     let id = interner.find(b, start, end);
-    if (id < 0) {
-      id = this.text(latin1(b, start, end));
-      interner.add(b, start, end, id);
-    }
+    if (id < 0) interner.add(b, start, end, (id = this.newText(latin1(b, start, end))));
     return id;
   }
 
   key(s: string): number {
-    let id = this.table.keys.get(s);
-    if (id === undefined) {
-      id = this.keyBase + this.newKeys.push(s) - 1;
-      this.table.keys.set(s, id);
+    const bytes = latin1Bytes(s);
+    if (!bytes) {
+      let id = this.table.wideKeys.get(s);
+      if (id === undefined) this.table.wideKeys.set(s, (id = this.newKey(s)));
+      return id;
     }
+    return this.latin1Key(bytes, 0, s.length, s);
+  }
+
+  /** The key id of Latin-1 bytes [start, end) of `b`; `s`: their string, when there is one already. */
+  private latin1Key(b: Uint8Array, start: number, end: number, s?: string): number {
+    const interner = this.table.keyBytes;
+    let id = interner.find(b, start, end);
+    if (id < 0) interner.add(b, start, end, (id = this.newKey(s ?? latin1(b, start, end))));
     return id;
+  }
+
+  private newKey(s: string): number {
+    this.table.keyCount++;
+    return this.keyBase + this.newKeys.push(s) - 1;
   }
 
   /** The key of a package name ASCII-lowercased (its package id's input), by the name as the engine displays it. */
   packageKey(packageName: string): number {
-    let key = this.table.packageKeys.get(packageName);
-    if (key === undefined) this.table.packageKeys.set(packageName, (key = this.key(asciiLower(packageName))));
-    return key;
+    const bytes = latin1Bytes(packageName);
+    if (!bytes) return this.key(asciiLower(packageName));
+    asciiLowerBytes(bytes, 0, packageName.length);
+    return this.latin1Key(bytes, 0, packageName.length);
   }
 
   /** packageKey of a package name written in Latin-1 bytes [start, end) of `b` (with no number). */
@@ -169,7 +196,10 @@ export class SpanFactsWriter {
     const interner = this.table.packageBytes;
     let key = interner.find(b, start, end);
     if (key < 0) {
-      key = this.packageKey(latin1(b, start, end));
+      const lower = scratchBytes(end - start);
+      lower.set(b.subarray(start, end));
+      asciiLowerBytes(lower, 0, end - start);
+      key = this.latin1Key(lower, 0, end - start);
       interner.add(b, start, end, key);
     }
     return key;
@@ -178,7 +208,18 @@ export class SpanFactsWriter {
   /** A script object reference by its index's words. */
   scriptRef(lo: number, hi: number): number {
     const found = this.findRef(RefKind.script, -1, lo | 0, hi | 0);
-    return found >= 0 ? found : this.addRef(RefKind.script, this.key(hexWords(hi >>> 0, lo >>> 0)), lo | 0, hi | 0);
+    return found >= 0 ? found : this.addRef(RefKind.script, this.scriptKey(lo | 0, hi | 0), lo | 0, hi | 0);
+  }
+
+  /** The key of a /Script object index (16 hex digits), found by its words. */
+  private scriptKey(lo: number, hi: number): number {
+    const words = scriptWords;
+    words[0] = lo;
+    words[1] = hi;
+    const interner = this.table.scriptBytes;
+    let key = interner.find(scriptWordBytes, 0, 8);
+    if (key < 0) interner.add(scriptWordBytes, 0, 8, (key = this.key(hexWords(hi >>> 0, lo >>> 0))));
+    return key;
   }
 
   /** A package import: the imported package's name (as the engine displays it) and the public export hash's words. */
@@ -275,6 +316,36 @@ function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(min, a.length * 2));
   b.set(a);
   return b;
+}
+
+const scriptWords = new Int32Array(2);
+const scriptWordBytes = new Uint8Array(scriptWords.buffer);
+
+let scratch = new Uint8Array(1024);
+
+/** A scratch buffer of at least `n` bytes (good until the next call). */
+function scratchBytes(n: number): Uint8Array {
+  if (scratch.length < n) scratch = new Uint8Array(Math.max(n, scratch.length * 2));
+  return scratch;
+}
+
+/** `s` as one byte per character in a scratch buffer (good until the next call), or undefined when a character does not fit a byte. */
+function latin1Bytes(s: string): Uint8Array | undefined {
+  const b = scratchBytes(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0xff) return undefined;
+    b[i] = c;
+  }
+  return b;
+}
+
+/** Lowercases the ASCII letters of bytes [start, end) of `b` in place (as asciiLower does the characters). */
+function asciiLowerBytes(b: Uint8Array, start: number, end: number): void {
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if (c >= 0x41 && c <= 0x5a) b[i] = c + 0x20;
+  }
 }
 
 /** Lowercases ASCII letters only, as the package id's hash does (FPackageId::FromName). */
