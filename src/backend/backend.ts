@@ -649,7 +649,10 @@ export class Backend implements PakScopeApi {
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     const packages = this.packages.packagesOf(req.installId, install);
-    return readSound({ packages, ref: req.path }, req.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine !== undefined ? { engine: req.engine } : {}) });
+    const sound = await readSound({ packages, ref: req.path }, req.exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine !== undefined ? { engine: req.engine } : {}) });
+    // A Wwise media asset ("Media/<id>.uasset") is named by the events that play it, as a .wem is.
+    const id = sound.format === 'WEM' ? mediumIdOfPath(req.path) : undefined;
+    return id === undefined ? sound : withWwiseNames(sound, id, await this.wwiseNamesOf(req.installId, install));
   }
 
   // ---- comparing two builds (compare.ts) ----

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
 import { loadWwise, wwiseExpected } from '../support/wwise-corpus.js';
-import { EVENT_BANK, MEDIA_FOOTSTEP, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
+import { EVENT_BANK, MEDIA_ASSET, MEDIA_ASSET_WEM, MEDIA_FOOTSTEP, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 import { validateRequest } from '../../src/shared/api.js';
 import { createHash } from 'node:crypto';
 
@@ -89,6 +89,7 @@ describe('Wwise media named by the events that play them (the tree and the sound
     expect(media.map((e) => [e.name, e.label])).toEqual([
       ['115002319.wem', 'Bullet_Impact · Bullet_Impact_4.wav'],
       ['156526235.wem', 'Bullet_Impact · Ricochet_2.wav'],
+      ['290492006.uasset', 'Play_Footsteps'],
       ['47342949.wem', 'Play_Footsteps'],
     ]);
     // Other folders and files keep their names alone.
@@ -101,10 +102,10 @@ describe('Wwise media named by the events that play them (the tree and the sound
     const byFile = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Media', filter: 'ricochet_2' });
     expect(byFile.map((e) => e.name)).toEqual(['156526235.wem']);
     const byEvent = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio/Media', filter: 'Play_Footsteps' });
-    expect(byEvent.map((e) => e.name)).toEqual(['47342949.wem']);
+    expect(byEvent.map((e) => e.name)).toEqual(['290492006.uasset', '47342949.wem']);
     // The folders above count what matches inside them: here the medium and the event asset (by its path).
     const audio = await backend.listDir({ installId: eventsId, path: 'Game/Content/WwiseAudio', filter: 'Play_Footsteps' });
-    expect(audio.map((e) => [e.name, e.fileCount])).toEqual([['Events', 1], ['Media', 1]]);
+    expect(audio.map((e) => [e.name, e.fileCount])).toEqual([['Events', 1], ['Media', 2]]);
   });
 
   it('an event bank without embedded media names the media its event plays (the metadata beside it)', async () => {
@@ -124,16 +125,29 @@ describe('Wwise media named by the events that play them (the tree and the sound
     expect([footstep.wwiseEvents, footstep.originalFile]).toEqual([['Play_Footsteps'], undefined]);
   });
 
+  it('a media asset (Media/<id>.uasset) opens with the sound view, plays (ffmpeg\'s figures) named by its event, and saves as WAV', async () => {
+    const want = wwiseExpected()[MEDIA_ASSET_WEM]!;
+    const pkg = await backend.openPackage({ installId: eventsId, path: MEDIA_ASSET });
+    expect(pkg.assets.map((a) => [a.name, a.class, a.view, a.converts.slice(0, 1)])).toEqual([['290492006', 'AkMediaAsset', 'sound', ['wav']]]);
+    const v = await backend.soundInfo({ installId: eventsId, path: MEDIA_ASSET, exportIndex: 0 });
+    expect([v.format, v.codec, v.sampleRate, v.channels, v.samples, v.wwiseEvents, v.originalFile]).toEqual(['WEM', 'PCM', want.rate, want.channels, want.frames, ['Play_Footsteps'], 'sx_character_WORLD_footsteps_asphalt_2']);
+    expect(v.decodeError).toBeUndefined();
+    expect(createHash('sha256').update(Buffer.from(v.wav!).subarray(44)).digest('hex')).toBe(want.sha256);
+    const wav = join(out, 'asphalt_2.wav');
+    await backend.saveConversion({ installId: eventsId, path: MEDIA_ASSET, exportIndex: 0, format: 'wav', destination: wav });
+    expect(createHash('sha256').update((await readFile(wav)).subarray(44)).digest('hex')).toBe(want.sha256);
+  });
+
   it('a listing that cannot wait for the names answers without labels, and wwise-names-ready follows; the next listing has them', async () => {
     const quick = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, wwiseNamesWaitMs: 0 });
     try {
       const id = (await quick.openInstall({ path: join(dir, 'events', 'WwiseEvents-Windows.pak') })).id;
       const ready = new Promise<unknown>((resolve) => { quick.onEvent((e) => { if (e.type === 'wwise-names-ready') resolve(e); }); });
       const first = await quick.listDir({ installId: id, path: 'Game/Content/WwiseAudio/Media' });
-      expect(first.map((e) => e.label)).toEqual([undefined, undefined, undefined]);
+      expect(first.map((e) => e.label)).toEqual([undefined, undefined, undefined, undefined]);
       expect(await ready).toEqual({ type: 'wwise-names-ready', installId: id });
       const again = await quick.listDir({ installId: id, path: 'Game/Content/WwiseAudio/Media' });
-      expect(again.map((e) => e.label)).toEqual(['Bullet_Impact · Bullet_Impact_4.wav', 'Bullet_Impact · Ricochet_2.wav', 'Play_Footsteps']);
+      expect(again.map((e) => e.label)).toEqual(['Bullet_Impact · Bullet_Impact_4.wav', 'Bullet_Impact · Ricochet_2.wav', 'Play_Footsteps', 'Play_Footsteps']);
     } finally {
       await quick.close();
     }

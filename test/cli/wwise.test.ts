@@ -1,13 +1,14 @@
 // `pakscope audio` and `extract --format convert` on Wwise media: a .wem on disk and in a pak,
 // --json with its codec, -o x.wav decoded (ffmpeg's figures), -o x.wem as stored, and a .wem
 // written as .wav by --format convert.
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankMedia, loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
 import { bulletImpactAsset, playFootstepsAsset } from '../support/wwise-event-assets.js';
-import { LE3_BANK, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwisePak } from '../support/wwise-pak.js';
+import { LE3_BANK, MEDIA_ASSET, MEDIA_ASSET_WEM, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 import { buildCli, pakscope } from './run-cli.js';
 
 let temp: string;
@@ -54,6 +55,27 @@ describe('pakscope audio on Wwise media', () => {
     expect((await readdir(media)).sort()).toEqual(['apcr_armor_not_pierce_small_01.wav', 'surface_hits_medium_hard_01.wav']);
     const want = expected['surface_hits_medium_hard_01_3F75BDB9.wem']!;
     expect((await readFile(join(media, 'surface_hits_medium_hard_01.wav'))).readUInt32LE(40)).toBe(want.frames * want.channels * 2);
+  });
+});
+
+describe('Wwise media assets (Media/<id>.uasset: the .wem in an AkMediaAssetData\'s bulk data)', () => {
+  it('audio --json gives the .wem\'s facts (ffmpeg\'s figures); -o x.wav and extract --format convert write it decoded', async () => {
+    const want = expected[MEDIA_ASSET_WEM]!;
+    const dir = join(temp, 'events');
+    await mkdir(dir, { recursive: true });
+    const events = await writeWwiseEventsPak(dir);
+    const info = await pakscope(['audio', events, MEDIA_ASSET, '--json']);
+    expect(info.code).toBe(0);
+    expect(JSON.parse(info.out)).toEqual({ class: 'AkMediaAsset', format: 'WEM', codec: 'PCM', sampleRate: want.rate, channels: want.channels, samples: want.frames, durationS: want.frames / want.rate, looping: false, streaming: false, chunks: 1 });
+    expect(info.stderr).toContain('note: original file: sx_character_WORLD_footsteps_asphalt_2');
+    const sha = (b: Buffer): string => createHash('sha256').update(b.subarray(44)).digest('hex');
+    const wav = join(temp, 'asphalt_2.wav');
+    expect((await pakscope(['audio', events, MEDIA_ASSET, '-o', wav])).code).toBe(0);
+    expect(sha(await readFile(wav))).toBe(want.sha256);
+    const out = join(temp, 'media-convert');
+    const r = await pakscope(['extract', events, '--out', out, '--format', 'convert', '--filter', '*/Media/*.uasset', '--json']);
+    expect(r.code).toBe(0);
+    expect(sha(await readFile(join(out, 'Game/Content/WwiseAudio/Media/290492006.wav')))).toBe(want.sha256);
   });
 });
 

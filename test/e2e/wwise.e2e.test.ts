@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
 import { wwiseExpected } from '../support/wwise-corpus.js';
-import { EVENT_BANK, LE3_BANK, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
+import { EVENT_BANK, LE3_BANK, MEDIA_ASSET, MEDIA_ASSET_WEM, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 const dir = mkdtempSync(join(tmpdir(), 'pakscope-wwise-e2e-'));
@@ -132,6 +132,30 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     await poll(() => chips.allTextContents()).toContain('Bullet_Impact_4.wav');
     expect(await chips.count()).toBe(8);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-event-bank.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('a media asset (Media/<id>.uasset) shows by the event that plays it; its package opens on the Sound tab and plays', async () => {
+    const { page } = web;
+    const want = wwiseExpected()[MEDIA_ASSET_WEM]!;
+    await opened(page, web.session.url);
+    await page.getByTestId('filter').fill('290492006');
+    await page.waitForTimeout(400);
+    const row = page.getByTestId('tree').locator(`.row[data-path="${MEDIA_ASSET}"]`);
+    await poll(() => row.getByTestId('tree-label').textContent()).toBe('Play_Footsteps');
+    await row.click();
+    await page.getByTestId('open-package').click();
+    await poll(() => page.getByTestId('package-tab-view-sound').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.getByTestId('sound-codec').textContent()).toBe('PCM');
+    expect(await page.getByTestId('sound-format').textContent()).toBe('WEM');
+    expect(await page.getByTestId('sound-rate').textContent()).toBe(`${want.rate.toLocaleString('en-US')} Hz`);
+    expect(await page.getByTestId('sound-events').textContent()).toBe('Play_Footsteps');
+    expect(await page.getByTestId('sound-original').textContent()).toBe('sx_character_WORLD_footsteps_asphalt_2');
+    const audio = page.getByTestId('sound-audio');
+    await poll(() => audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(want.frames / want.rate, 2);
+    await page.getByTestId('sound-play').click();
+    await poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(0.05);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-media-asset.png') });
     expect(web.problems).toEqual([]);
   });
 

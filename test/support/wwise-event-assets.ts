@@ -120,3 +120,32 @@ export function bulletImpactCookedData(): { bytes: Uint8Array; names: string[] }
   ]);
   return { bytes: w.finish([0, 0, 0, 0], new Array<number>(13).fill(0)), names: w.names };
 }
+
+/**
+ * A media asset, Media/<id>.uasset, as the Wwise 2021.1 integration saves it in UE 5.0.3 (the
+ * layout of a public project's, checked field by field): the AkMediaAsset { Id,
+ * MediaAssetDataPerPlatform (platform -> its AkMediaAssetData), MediaName } and that
+ * AkMediaAssetData { AssetPlatform }, whose DataChunks are one chunk (IsPrefetch 0; FByteBulkData
+ * flags 0x401, PayloadAtEndOfFile | Force_NOT_InlinePayload, 32-bit sizes, offset 0) holding
+ * `wem` at the end of the file.
+ */
+export function mediaAssetPackage(id: number, mediaName: string, wem: Uint8Array, platform = 'Windows'): Uint8Array {
+  const pkg = `/Game/WwiseAudio/Media/${id}`;
+  const u32le = (v: number): number[] => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24];
+  const chunks = [...u32le(1), ...u32le(0), ...u32le(0x401), ...u32le(wem.length), ...u32le(wem.length), ...u32le(0), ...u32le(0)];
+  return writeEditorPackage({
+    name: pkg, ue5: 1004, savedBy: [5, 0, 3, 20979098, '++UE5+Release-5.0'],
+    exports: [
+      {
+        name: String(id), class: '/Script/AkAudio.AkMediaAsset',
+        props: (ref) => [
+          ['Id', u32(id)],
+          ['MediaAssetDataPerPlatform', { type: 'MapProperty', key: 'StrProperty', valueType: 'ObjectProperty', value: [[{ type: 'StrProperty', value: platform }, { type: 'ObjectProperty', value: ref(`${pkg}.${id}:AkMediaAssetData_0`) }]] }],
+          ['MediaName', { type: 'StrProperty', value: mediaName }],
+        ],
+      },
+      { name: 'AkMediaAssetData_0', class: '/Script/AkAudio.AkMediaAssetData', outer: String(id), props: () => [['AssetPlatform', { type: 'StrProperty', value: platform }]], native: chunks },
+    ],
+    bulkData: wem,
+  });
+}

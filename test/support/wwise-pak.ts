@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePak } from '../fixtures/pak-writer.js';
-import { loadWwise } from './wwise-corpus.js';
-import { bulletImpactAsset, playFootstepsAsset } from './wwise-event-assets.js';
+import { bankMedia, loadWwise } from './wwise-corpus.js';
+import { bulletImpactAsset, mediaAssetPackage, playFootstepsAsset } from './wwise-event-assets.js';
 
 /** Where the Wwise pak puts its files, as a game's WwiseAudio folder. */
 export const WWISE_DIR = 'Game/Content/WwiseAudio';
@@ -33,6 +33,14 @@ export const MEDIA_IMPACT_4 = `${WWISE_DIR}/Media/115002319.wem`;
 export const MEDIA_RICOCHET_2 = `${WWISE_DIR}/Media/156526235.wem`;
 /** Named by id as Play_Footsteps' media list names one of its media (its bytes are Ricochet_2's: only the name is tested). */
 export const MEDIA_FOOTSTEP = `${WWISE_DIR}/Media/47342949.wem`;
+/**
+ * A Wwise 2021.1 media asset (AkMediaAsset and its AkMediaAssetData, the .wem in bulk data), named
+ * as one of Play_Footsteps' media; it holds Test.bnk's PCM medium (MEDIA_ASSET_WEM, whose ffmpeg
+ * figures are expected.json's "Test.bnk#799259675").
+ */
+export const MEDIA_ASSET = `${WWISE_DIR}/Media/290492006.uasset`;
+export const MEDIA_ASSET_WEM = 'Test.bnk#799259675';
+export const mediaAsset = (): Uint8Array => mediaAssetPackage(290492006, 'sx_character_WORLD_footsteps_asphalt_2', bankMedia(loadWwise('Test.bnk')).get(799259675)!);
 export const FOOTSTEPS_EVENT = `${WWISE_DIR}/Events/Default_Work_Unit/Play_Footsteps.uasset`;
 export const IMPACT_EVENT = `${WWISE_DIR}/Events/Default_Work_Unit/Bullet_Impact.uasset`;
 
@@ -45,6 +53,7 @@ export async function writeWwiseEventsPak(dir: string): Promise<string> {
     { name: at(MEDIA_IMPACT_4), data: loadWwise('115002319.wem') },
     { name: at(MEDIA_RICOCHET_2), data: loadWwise('156526235.wem') },
     { name: at(MEDIA_FOOTSTEP), data: loadWwise('156526235.wem') },
+    { name: at(MEDIA_ASSET), data: mediaAsset() },
     { name: at(FOOTSTEPS_EVENT), data: playFootstepsAsset() },
     { name: at(IMPACT_EVENT), data: bulletImpactAsset() },
   ], { version: 11, mountPoint: '../../../Game/' });

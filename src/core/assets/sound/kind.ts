@@ -7,7 +7,9 @@ import { detectClassicPackage } from '../../package-model.js';
 import { isUe12FileName } from '../../package/package-files.js';
 import { registerAssetKind, type AssetKind, type AssetSource, type ConvertedFile, type ConvertOptions } from '../registry.js';
 import { decodeSoundPayload } from './decode.js';
-import { readInstallSound, readSoundFile, SOUND_CLASSES } from './read.js';
+import { SOUND_CLASSES, soundOf } from './read.js';
+import { fileTextureSource, installTextureSource, type TextureSource } from '../texture/read/package-source.js';
+import { mediaAssetSound, WWISE_MEDIA_CLASSES } from './wwise/media-asset.js';
 import type { WorkerPool } from '../../workers/pool.js';
 import type { Pcm, Sound } from './types.js';
 import { readUe12Sound, UE12_SOUND_CLASSES } from './ue12.js';
@@ -29,11 +31,20 @@ export async function readSound(source: AssetSource, exportIndex: number | undef
       const bytes = new Uint8Array(await readFile(source.file, opts.signal ? { signal: opts.signal } : {}));
       if (detectClassicPackage(bytes).kind === 'ue12') return readUe12Sound(bytes, source.file, exportIndex);
     }
-    return readSoundFile(source.file, o);
+    return soundOfPackage(await fileTextureSource(source.file, o), exportIndex, o);
   }
   const loc = source.packages.locate(source.ref);
   if (loc.kind === 'ue12') return readUe12Sound(await loc.archive.read(loc.ref, opts.signal), loc.path, exportIndex);
-  return readInstallSound(source.packages, source.ref, o);
+  return soundOfPackage(await installTextureSource(source.packages, source.ref, o), exportIndex, o);
+}
+
+/** A package's SoundWave, or its Wwise media asset (the one asked for, or the first when it has no SoundWave). */
+function soundOfPackage(source: TextureSource, exportIndex: number | undefined, o: { signal?: AbortSignal }): Promise<Sound> | Sound {
+  const isMedia = (e: { class: string }): boolean => WWISE_MEDIA_CLASSES.includes(e.class);
+  const media = exportIndex !== undefined
+    ? (source.exports[exportIndex] && isMedia(source.exports[exportIndex]!) ? source.exports[exportIndex] : undefined)
+    : (source.exports.some((e) => SOUND_CLASSES.includes(e.class)) ? undefined : source.exports.find(isMedia));
+  return media ? mediaAssetSound(source, media, o.signal) : soundOf(source, o);
 }
 
 /** The sound decoded to 16-bit PCM (decodable formats only: Sound.decodable), in `pool`'s workers when given. */
@@ -78,7 +89,7 @@ export function decodeErrorsNote(errors: readonly string[]): string {
 export const soundKind: AssetKind = {
   kind: 'sound',
   view: 'sound',
-  classes: [...SOUND_CLASSES, ...UE12_SOUND_CLASSES],
+  classes: [...SOUND_CLASSES, ...UE12_SOUND_CLASSES, ...WWISE_MEDIA_CLASSES],
   converts: SOUND_CONVERSIONS,
   async convert(source, exportIndex, extension, opts) {
     return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal, opts.pool)];
