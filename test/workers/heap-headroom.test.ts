@@ -12,9 +12,9 @@ describe('heap headroom (the main thread collector while reads stream in)', () =
     expect(growthPercent(0)).toBe(600);
   });
 
-  it("leaves a heap of 640 MB or more to V8's own growth", () => {
-    expect(growthPercent(639 * MB)).toBe(11);
-    expect(growthPercent(640 * MB)).toBe(0);
+  it("leaves a heap of 128 MB or more to V8's own growth", () => {
+    expect(growthPercent(127 * MB)).toBe(51);
+    expect(growthPercent(128 * MB)).toBe(0);
     expect(growthPercent(2048 * MB)).toBe(0);
   });
 

@@ -13,9 +13,12 @@
  * (MemoryController::GrowingFactor), so it can be set from here.
  *
  * The growth is set so that the limit lies about HEADROOM_BYTES above the heap's size after each
- * mark-compact, whatever that size: a small heap gets a large factor, a heap of 10 x HEADROOM_BYTES
- * or more V8's own dynamic one again (flag 0). So the heap may hold at most about HEADROOM_BYTES
- * of garbage more than V8 would let it, which bounds what this costs in memory. Flags are the
+ * mark-compact: a small heap gets a large factor, a heap of OWN_GROWTH_BYTES or more V8's own
+ * dynamic one again (flag 0): the storm is a small heap's (the heap the app holds while it reads
+ * is 11 to 31 MB), and a heap past 128 MB is mostly one being built (the dependency graph, the
+ * search index), where V8's own factor, up to 4, may be the larger. So the
+ * heap may hold at most about HEADROOM_BYTES of garbage more than V8 would let it, which bounds
+ * what this costs in memory. Flags are the
  * process's: worker threads' heaps get the same factor (they are a few MB; the headroom is
  * then theirs, below HEADROOM_BYTES). Best effort: a V8 that refuses the flag is left as it is.
  */
@@ -28,6 +31,8 @@ import { isMainThread } from 'node:worker_threads';
  * in 9 passes of 24 MiB read, with 64 and 128 MB 3 (started by the outputs' external memory then).
  */
 const HEADROOM_BYTES = 64 * 2 ** 20;
+/** From this size on, V8's own growth. */
+const OWN_GROWTH_BYTES = 2 * HEADROOM_BYTES;
 /** The largest factor asked for (1 + 600 %), for heaps under 11 MB. */
 const MAX_PERCENT = 600;
 
@@ -67,6 +72,6 @@ function apply(): boolean {
 
 /** The percent by which a heap of `size` bytes grows to get HEADROOM_BYTES above it (0: V8's own). */
 export function growthPercent(size: number): number {
-  if (size >= HEADROOM_BYTES * 10) return 0;
+  if (size >= OWN_GROWTH_BYTES) return 0;
   return Math.min(MAX_PERCENT, Math.ceil((HEADROOM_BYTES / Math.max(1, size)) * 100));
 }
