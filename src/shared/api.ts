@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -207,6 +207,8 @@ export interface PakScopeApi {
   assetText(req: AssetRequest): Promise<AssetText>;
   /** A data table, string table, curve table or curve as rows and columns (the table view). */
   assetTable(req: AssetTableRequest): Promise<AssetTable>;
+  /** A material's parent chain and parameters, each with its effective value and where it comes from (the material view). */
+  materialInfo(req: AssetRequest): Promise<MaterialView>;
   /**
    * Every culture of the localization target `path` (a .locres or .locmeta) belongs to, side by
    * side by namespace and key; "" gathers every .locres of the install.
@@ -410,6 +412,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   animInfo: ASSET,
   assetText: ASSET,
   assetTable: { ...ASSET, flatten: 'boolean?' },
+  materialInfo: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },

@@ -5,11 +5,13 @@
  * travel as the API's file bytes do (structured clone over IPC, base64 over HTTP).
  */
 import type { AnimCodecs, AnimComposition } from '../core/assets/anim/types.js';
+import type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, MaterialParameterKind, MaterialParameterValue } from '../core/assets/material/types.js';
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
 import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
+export type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, MaterialParameterKind, MaterialParameterValue };
 export type { AnimCodecs, AnimComposition, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
@@ -55,6 +57,18 @@ export interface AssetText {
 /** A table of an asset; `flatten` splits each struct field of a data table into a column per field of it ("Nested.Marker"). */
 export interface AssetTableRequest extends AssetRequest {
   flatten?: boolean;
+}
+
+/** A material as the material view shows it: its chain and parameters (core/assets/material). */
+export interface MaterialView {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  material: MaterialAsset;
+  /** Object paths (chain levels, textures) of packages the install holds -> their tree paths. */
+  links: Record<string, string>;
+  /** What `pakscope material --json` prints, for Save and Copy. */
+  json: string;
 }
 
 /** A data table, string table, curve table or curve as the table view shows it. */

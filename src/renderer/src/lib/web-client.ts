@@ -172,6 +172,7 @@ export class WebClient implements PakScopeBridge {
   animInfo(req: ApiRequest<'animInfo'>) { return this.call('animInfo', req); }
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
+  materialInfo(req: ApiRequest<'materialInfo'>) { return this.call('materialInfo', req); }
   localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }
   assetRegistry(req: ApiRequest<'assetRegistry'>) { return this.call('assetRegistry', req); }
   texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
