@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankMedia, loadWwise, wwiseExpected, wwiseFile } from '../support/wwise-corpus.js';
 import { bulletImpactAsset, playFootstepsAsset } from '../support/wwise-event-assets.js';
-import { LE3_BANK, MEDIA_ASSET, MEDIA_ASSET_WEM, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
+import { EVENT_BANK, LE3_BANK, MEDIA_ASSET, MEDIA_ASSET_WEM, MEDIA_FOOTSTEP, MEDIA_IMPACT_4, MEDIA_RICOCHET_2, mediaAsset, TEST_BANK, WEM_VORBIS, WEM_VORBIS_48K, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
 import { buildCli, pakscope } from './run-cli.js';
 
 let temp: string;
@@ -55,6 +55,32 @@ describe('pakscope audio on Wwise media', () => {
     expect((await readdir(media)).sort()).toEqual(['apcr_armor_not_pierce_small_01.wav', 'surface_hits_medium_hard_01.wav']);
     const want = expected['surface_hits_medium_hard_01_3F75BDB9.wem']!;
     expect((await readFile(join(media, 'surface_hits_medium_hard_01.wav'))).readUInt32LE(40)).toBe(want.frames * want.channels * 2);
+  });
+});
+
+describe('pakscope ls labels Wwise media named by id, as the app\'s tree does', () => {
+  it('a last column and "label" in --json: the events that play each and its original file (the bank metadata, the event assets); other files none', async () => {
+    const dir = join(temp, 'ls-events');
+    await mkdir(dir, { recursive: true });
+    const events = await writeWwiseEventsPak(dir);
+    const table = await pakscope(['ls', events, '--filter', '*/Media/*']);
+    expect(table.code).toBe(0);
+    expect(table.out.split('\n').filter(Boolean).map((l) => l.split(/\s{2,}/))).toEqual([
+      [MEDIA_IMPACT_4, '19296', 'WwiseEvents-Windows.pak', 'Bullet_Impact · Bullet_Impact_4.wav'],
+      [MEDIA_RICOCHET_2, '19296', 'WwiseEvents-Windows.pak', 'Bullet_Impact · Ricochet_2.wav'],
+      [MEDIA_ASSET, String(mediaAsset().length), 'WwiseEvents-Windows.pak', 'Play_Footsteps'],
+      [MEDIA_FOOTSTEP, '19296', 'WwiseEvents-Windows.pak', 'Play_Footsteps'],
+    ]);
+    const json = JSON.parse((await pakscope(['ls', events, '--json'])).out) as { files: { path: string; label?: string }[] };
+    expect(json.files.filter((f) => f.label).map((f) => [f.path, f.label])).toEqual([
+      [MEDIA_IMPACT_4, 'Bullet_Impact · Bullet_Impact_4.wav'], [MEDIA_RICOCHET_2, 'Bullet_Impact · Ricochet_2.wav'], [MEDIA_ASSET, 'Play_Footsteps'], [MEDIA_FOOTSTEP, 'Play_Footsteps'],
+    ]);
+    expect(json.files.find((f) => f.path === EVENT_BANK)).not.toHaveProperty('label');
+  });
+
+  it('an install without media named by id: no label', async () => {
+    const r = await pakscope(['ls', pak, '--json']);
+    expect((JSON.parse(r.out) as { files: object[] }).files.every((f) => !('label' in f))).toBe(true);
   });
 });
 

@@ -1,7 +1,9 @@
 /** `pakscope ls <path...>`: every file of the merged install, sorted by path. */
 import { basename } from 'node:path';
-import type { VfsFile } from '../../core/install/install.js';
+import type { Install, VfsFile } from '../../core/install/install.js';
 import { compilePathFilters } from '../../core/install/path-filter.js';
+import { installMediaNames, mediumIdOfPath, mediumLabel } from '../../core/assets/sound/wwise/install-labels.js';
+import { InstallPackages } from '../../core/package/open-package.js';
 import { filterOption, filterValues, JSON_OPTION, type Command } from '../command.js';
 import type { Output } from '../output.js';
 
@@ -22,6 +24,12 @@ export const lsCommand: Command = {
     'the uncompressed byte count, container the providing container\'s file name, chunkId the',
     '24 hex digits of the IoStore chunk id and chunkType its engine name (null for .pak files);',
     'caseCopies, only where there are some, the paths of the copies it overrides in its container.',
+    '',
+    'Wwise media named by their id (Media/123456.wem, Media/123456.uasset) are labelled by the',
+    'events that play them and their original file, as the install\'s SoundbanksInfo/bank metadata',
+    'and AkAudioEvent assets name them (the app\'s tree shows the same): a last column of the',
+    'table ("Bullet_Impact · Bullet_Impact_4.wav"), "label" in --json. Installs without such media',
+    'read nothing more.',
   ].join('\n'),
   examples: [
     'pakscope ls Game/Content/Paks',
@@ -37,8 +45,9 @@ export const lsCommand: Command = {
     try {
       const filters = filterValues(values);
       const files = selectedFiles(install.files(), filters);
-      if (values['json']) await printJson(session.out, files, install.problems.filter((p) => p.fatal));
-      else await printTable(session.out, [...files]);
+      const labels = await wwiseLabels(install, files);
+      if (values['json']) await printJson(session.out, files, install.problems.filter((p) => p.fatal), labels);
+      else await printTable(session.out, [...files], labels);
       if (filters.length > 0 && files.length === 0) session.out.warn(`no file matches --filter ${filters.join(', ')}`);
     } finally {
       await install.close();
@@ -51,6 +60,22 @@ function selectedFiles(files: Iterable<VfsFile>, filters: string[]): VfsFile[] {
   const matches = compilePathFilters(filters);
   const all = [...files];
   return matches === undefined ? all : all.filter((f) => matches(f.path.toLowerCase()));
+}
+
+/**
+ * The labels of the listed Wwise media named by id (path -> "event · original file"), as the app's
+ * tree shows them; the install's metadata and event assets are read only when such media are listed.
+ */
+async function wwiseLabels(install: Install, files: readonly VfsFile[]): Promise<Map<string, string>> {
+  const labels = new Map<string, string>();
+  const media = files.filter((f) => mediumIdOfPath(f.path) !== undefined);
+  if (media.length === 0) return labels;
+  const names = await installMediaNames(new InstallPackages(install));
+  for (const f of media) {
+    const label = mediumLabel(names, mediumIdOfPath(f.path)!);
+    if (label) labels.set(f.path, label);
+  }
+  return labels;
 }
 
 /** Paths of the copies of `f` in its winning container (spellings that differ only by case). */
@@ -69,6 +94,7 @@ async function printJson(
   out: Output,
   files: Iterable<VfsFile>,
   errors: { path: string; message: string }[],
+  labels: ReadonlyMap<string, string>,
 ): Promise<void> {
   await out.text('{"files":[');
   let first = true;
@@ -81,6 +107,7 @@ async function printJson(
       chunkId: file.chunkId ?? null,
       chunkType: file.chunkType ?? null,
       ...(caseCopies(f).length > 0 ? { caseCopies: caseCopies(f) } : {}),
+      ...(labels.has(f.path) ? { label: labels.get(f.path) } : {}),
     };
     await out.text(`${first ? '\n' : ',\n'}${JSON.stringify(entry)}`);
     first = false;
@@ -91,16 +118,21 @@ async function printJson(
   await out.line('}');
 }
 
-async function printTable(out: Output, files: VfsFile[]): Promise<void> {
+async function printTable(out: Output, files: VfsFile[], labels: ReadonlyMap<string, string>): Promise<void> {
   let pathWidth = 0;
   let sizeWidth = 0;
+  let containerWidth = 0;
   for (const f of files) {
     pathWidth = Math.max(pathWidth, f.path.length);
     sizeWidth = Math.max(sizeWidth, String(f.size).length);
+    if (labels.size > 0) containerWidth = Math.max(containerWidth, containerOf(f).length);
   }
   for (const f of files) {
     const copies = caseCopies(f).length;
     const note = copies === 0 ? '' : `  (overrides ${copies} ${copies === 1 ? 'copy' : 'copies'} in its container whose path differs only by case)`;
-    await out.line(`${f.path.padEnd(pathWidth)}  ${String(f.size).padStart(sizeWidth)}  ${containerOf(f)}${note}`);
+    // The Wwise label, a column of its own after the container, where any file has one.
+    const label = labels.get(f.path);
+    const container = label ? `${containerOf(f).padEnd(containerWidth)}  ${label}` : containerOf(f);
+    await out.line(`${f.path.padEnd(pathWidth)}  ${String(f.size).padStart(sizeWidth)}  ${container}${note}`);
   }
 }

@@ -17,11 +17,22 @@ const MAX_METADATA = 64 * 1024 * 1024;
 /** Event assets read at most: an install with more names the rest by metadata alone. */
 const MAX_EVENT_ASSETS = 5000;
 
-/** A medium named by its id: "<id>.wem" anywhere, or "<id>.uasset" in a Media folder (an AkMediaAsset). */
+/**
+ * A medium named by its id: "<id>.wem" anywhere, or "<id>.uasset" in a Media folder (an AkMediaAsset).
+ * Asked of every path of a listing (`ls` of 250,000 files): the name is looked at before any pattern.
+ */
 export function mediumIdOfPath(path: string): number | undefined {
-  const m = /(?:^|\/)(\d{1,10})\.wem$/i.exec(path) ?? /(?:^|\/)media\/(?:[^/]+\/)*?(\d{1,10})\.uasset$/i.exec(path);
-  const id = m ? Number(m[1]) : NaN;
-  return Number.isInteger(id) && id <= 0xffffffff ? id : undefined;
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  if (dot <= slash + 1 || dot - slash - 1 > 10) return undefined;
+  for (let i = slash + 1; i < dot; i++) {
+    const c = path.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  const ext = path.slice(dot + 1).toLowerCase();
+  if (ext === 'uasset' ? !/(?:^|\/)media\//i.test(path.slice(0, slash + 1)) : ext !== 'wem') return undefined;
+  const id = Number(path.slice(slash + 1, dot));
+  return id <= 0xffffffff ? id : undefined;
 }
 
 /**
