@@ -6,6 +6,8 @@
  * are stored file by file, so results come out grouped by package.
  */
 
+import { StringIds } from './string-ids.js';
+
 /** What a hit is. */
 export const HitKind = { path: 0, name: 1, export: 2, import: 3, class: 4, string: 5 } as const;
 export type HitKindName = keyof typeof HitKind;
@@ -59,8 +61,7 @@ export interface SearchIndexData {
 /** Collects hits while indexing. */
 export class SearchIndexBuilder {
   private readonly files: string[] = [];
-  private readonly texts: string[] = [];
-  private readonly textIds = new Map<string, number>();
+  private readonly texts = new StringIds();
   private readonly wheres: string[] = [];
   private readonly whereIds = new Map<string, number>();
   private hitFile = new Int32Array(1 << 16);
@@ -80,18 +81,13 @@ export class SearchIndexBuilder {
     this.hitIds(file, kind, this.intern(text), this.whereId(where));
   }
 
-  /** A text's id, the same for equal texts. */
-  intern(text: string): number {
-    let t = this.textIds.get(text);
-    if (t === undefined) {
-      t = this.texts.push(text) - 1;
-      this.textIds.set(text, t);
-    }
-    return t;
+  /** A text's id, the same for equal texts; `hash`: its textHash, when known. */
+  intern(text: string, hash?: number): number {
+    return this.texts.id(text, hash);
   }
 
   text(id: number): string {
-    return this.texts[id]!;
+    return this.texts.strings[id]!;
   }
 
   /** A place's id ("names[3]"), the same for equal places. */
@@ -119,7 +115,7 @@ export class SearchIndexBuilder {
     // Exactly full (reserved so): the arrays themselves, with no copy.
     const cut = <T extends Int32Array | Uint8Array>(a: T): T => (a.length === n ? a : a.slice(0, n) as T);
     return new SearchIndex({
-      files: this.files, texts: this.texts, wheres: this.wheres,
+      files: this.files, texts: this.texts.strings, wheres: this.wheres,
       hitFile: cut(this.hitFile), hitKind: cut(this.hitKind), hitText: cut(this.hitText), hitWhere: cut(this.hitWhere),
       problems: this.problems,
     });

@@ -19,6 +19,7 @@
 
 import { hexWords } from '../hash/cityhash64.js';
 import { ByteInterner } from './byte-interner.js';
+import { textHash } from './string-ids.js';
 
 export const RecordStatus = { ok: 0, error: 1, needsBytes: 2, unread: 3 } as const;
 
@@ -39,8 +40,11 @@ export interface SpanReply {
   table: string;
   textBase: number;
   texts: string[];
+  /** Per new text and key: its textHash (string-ids.ts), so that the main thread need not hash it. */
+  textHashes: Int32Array;
   keyBase: number;
   keys: string[];
+  keyHashes: Int32Array;
   refs: Int32Array;
   starts: Int32Array;
   ints: Int32Array;
@@ -110,6 +114,8 @@ export class SpanFactsWriter {
   private readonly keyBase: number;
   private readonly newTexts: string[] = [];
   private readonly newKeys: string[] = [];
+  private readonly newTextHashes: number[] = [];
+  private readonly newKeyHashes: number[] = [];
   /** Refs by their low word: the first of a chain (refNext) of refs with that low word. */
   private readonly refByLow = new Map<number, number>();
   private refNext = new Int32Array(256);
@@ -133,17 +139,18 @@ export class SpanFactsWriter {
     const bytes = latin1Bytes(s);
     if (!bytes) {
       let id = this.table.wideTexts.get(s);
-      if (id === undefined) this.table.wideTexts.set(s, (id = this.newText(s)));
+      if (id === undefined) this.table.wideTexts.set(s, (id = this.newText(s, textHash(s))));
       return id;
     }
     const interner = this.table.textBytes;
     let id = interner.find(bytes, 0, s.length);
-    if (id < 0) interner.add(bytes, 0, s.length, (id = this.newText(s)));
+    if (id < 0) interner.add(bytes, 0, s.length, (id = this.newText(s, interner.missHash)));
     return id;
   }
 
-  private newText(s: string): number {
+  private newText(s: string, hash: number): number {
     this.table.textStrings.push(s);
+    this.newTextHashes.push(hash);
     return this.textBase + this.newTexts.push(s) - 1;
   }
 
@@ -156,7 +163,7 @@ export class SpanFactsWriter {
   latin1Text(b: Uint8Array, start: number, end: number): number {
     const interner = this.table.textBytes;
     let id = interner.find(b, start, end);
-    if (id < 0) interner.add(b, start, end, (id = this.newText(latin1(b, start, end))));
+    if (id < 0) interner.add(b, start, end, (id = this.newText(latin1(b, start, end), interner.missHash)));
     return id;
   }
 
@@ -164,7 +171,7 @@ export class SpanFactsWriter {
     const bytes = latin1Bytes(s);
     if (!bytes) {
       let id = this.table.wideKeys.get(s);
-      if (id === undefined) this.table.wideKeys.set(s, (id = this.newKey(s)));
+      if (id === undefined) this.table.wideKeys.set(s, (id = this.newKey(s, textHash(s))));
       return id;
     }
     return this.latin1Key(bytes, 0, s.length, s);
@@ -174,12 +181,13 @@ export class SpanFactsWriter {
   private latin1Key(b: Uint8Array, start: number, end: number, s?: string): number {
     const interner = this.table.keyBytes;
     let id = interner.find(b, start, end);
-    if (id < 0) interner.add(b, start, end, (id = this.newKey(s ?? latin1(b, start, end))));
+    if (id < 0) interner.add(b, start, end, (id = this.newKey(s ?? latin1(b, start, end), interner.missHash)));
     return id;
   }
 
-  private newKey(s: string): number {
+  private newKey(s: string, hash: number): number {
     this.table.keyCount++;
+    this.newKeyHashes.push(hash);
     return this.keyBase + this.newKeys.push(s) - 1;
   }
 
@@ -306,7 +314,8 @@ export class SpanFactsWriter {
 
   finish(): SpanReply {
     return {
-      table: this.table.id, textBase: this.textBase, texts: this.newTexts, keyBase: this.keyBase, keys: this.newKeys,
+      table: this.table.id, textBase: this.textBase, texts: this.newTexts, textHashes: Int32Array.from(this.newTextHashes),
+      keyBase: this.keyBase, keys: this.newKeys, keyHashes: Int32Array.from(this.newKeyHashes),
       refs: this.refs.slice(0, this.refCount * REF_STRIDE), starts: Int32Array.from(this.starts), ints: this.ints.slice(0, this.n), errors: this.errors,
     };
   }

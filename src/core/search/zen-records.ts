@@ -11,6 +11,7 @@
 import { findScriptObject, scriptObjectPath, type ScriptObjects } from '../zen/script-objects.js';
 import { HitKind, type SearchIndexBuilder } from './search-index.js';
 import { RecordStatus, REF_STRIDE, RefKind, type SpanReply } from './span-facts.js';
+import { StringIds } from './string-ids.js';
 
 /** What a span reply said of an item that has no record to keep; `of` is what add() was given with the reply. */
 export type ItemOutcome<T> = { of: T; k: number } & ({ error: string } | { needsBytes: number } | { missing: true });
@@ -18,9 +19,16 @@ export type ItemOutcome<T> = { of: T; k: number } & ({ error: string } | { needs
 /** What the main thread keeps of a thread's string table: the index's ids of its strings. */
 interface TableIds { texts: Int32Array; textCount: number; keys: Int32Array; keyCount: number }
 
+/** An export slot's fields in exportData. */
+const ExportField = { key: 0, lo: 1, hi: 2, entry: 3, text: 4 } as const;
+const EXPORT_STRIDE = 5;
+/** A reference's fields in refData. */
+const RefField = { kind: 0, key: 1, lo: 2, hi: 3, text: 4 } as const;
+const REF_FIELDS = 5;
+
 export class ZenRecords<T extends { entries: readonly number[] }> {
-  private readonly keys: string[] = [];
-  private readonly keyIds = new Map<string, number>();
+  private readonly keyIds = new StringIds();
+  private readonly keys = this.keyIds.strings;
   private readonly tables = new Map<string, TableIds>();
   /** Replies that came before an earlier reply of their table (taken once it has come). */
   private parked: { reply: SpanReply; of: T }[] = [];
@@ -33,12 +41,8 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   private readonly exportsOf: Int32Array;
   /** Per entry: its first export slot (slots are given as records come). */
   private readonly exportBase: Int32Array;
-  /** Per export slot: its entry, its text ("/Game/Pkg.Export", -1 until made) and its public key and hash. */
-  private exportEntry = new Int32Array(1024);
-  private exportText = new Int32Array(1024);
-  private exportKey = new Int32Array(1024);
-  private exportLo = new Int32Array(1024);
-  private exportHi = new Int32Array(1024);
+  /** Per export slot (EXPORT_STRIDE ints, ExportField): its public key and hash, its entry and its text ("/Game/Pkg.Export", -1 until made). */
+  private exportData = new Int32Array(EXPORT_STRIDE * 1024);
   private exportCount = 0;
   /**
    * Every public export by (its package's lowercased name key, hash low, hash high), the later
@@ -49,12 +53,8 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   private publicCount = 0;
   /** This build's distinct references (RefKind, key, low, high word), by open addressing (0 empty, id + 1 else). */
   private refSlots = new Int32Array(1 << 12);
-  private refKind = new Int32Array(1024);
-  private refKey = new Int32Array(1024);
-  private refLo = new Int32Array(1024);
-  private refHi = new Int32Array(1024);
-  /** Per reference: the text it names, -1 for nothing known, -2 not named yet. */
-  private refText = new Int32Array(1024);
+  /** Per reference (REF_FIELDS ints, RefField): RefKind, key, low and high word, and the text it names (-1 nothing known, -2 not named yet). */
+  private refData = new Int32Array(REF_FIELDS * 1024);
   private refCount = 0;
   /** Place ids ("names[3]", "exports[0].class", ...) by index, each made once. */
   private readonly whereIds: Record<'names' | 'exports' | 'classes' | 'imports', number[]> = { names: [], exports: [], classes: [], imports: [] };
@@ -102,9 +102,9 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     if (!t) this.tables.set(reply.table, (t = { texts: new Int32Array(1024), textCount: 0, keys: new Int32Array(256), keyCount: 0 }));
     if (reply.textBase !== t.textCount || reply.keyBase !== t.keyCount) return false;
     if (t.texts.length < t.textCount + reply.texts.length) t.texts = grown(t.texts, t.textCount + reply.texts.length);
-    for (const s of reply.texts) t.texts[t.textCount++] = this.b.intern(s);
+    reply.texts.forEach((s, i) => { t.texts[t.textCount++] = this.b.intern(s, reply.textHashes[i]); });
     if (t.keys.length < t.keyCount + reply.keys.length) t.keys = grown(t.keys, t.keyCount + reply.keys.length);
-    for (const s of reply.keys) t.keys[t.keyCount++] = this.key(s);
+    reply.keys.forEach((s, i) => { t.keys[t.keyCount++] = this.keyIds.id(s, reply.keyHashes[i]); });
     const { texts, keys } = t;
     const { ints, starts, refs } = reply;
     const global = new Int32Array(refs.length / REF_STRIDE);
@@ -149,41 +149,26 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     return true;
   }
 
-  private key(s: string): number {
-    let id = this.keyIds.get(s);
-    if (id === undefined) {
-      id = this.keys.push(s) - 1;
-      this.keyIds.set(s, id);
-    }
-    return id;
-  }
-
   /** Entry `e`'s export slots, its public exports in the public table, and the references to them named. */
   private addExports(e: number, lowerKey: number, ints: Int32Array, at: number, count: number): void {
     const base = (this.exportBase[e] = this.exportCount);
     this.exportCount += count;
-    if (this.exportEntry.length < this.exportCount) {
-      const size = Math.max(this.exportCount, this.exportEntry.length * 2);
-      this.exportEntry = grown(this.exportEntry, size);
-      this.exportText = grown(this.exportText, size);
-      this.exportKey = grown(this.exportKey, size);
-      this.exportLo = grown(this.exportLo, size);
-      this.exportHi = grown(this.exportHi, size);
-    }
+    if (this.exportData.length < this.exportCount * EXPORT_STRIDE) this.exportData = grown(this.exportData, this.exportCount * EXPORT_STRIDE);
     for (let k = 0; k < count; k++) {
       const slot = base + k;
       const lo = ints[at + k * 4 + 2]!, hi = ints[at + k * 4 + 3]!;
-      this.exportEntry[slot] = e;
-      this.exportText[slot] = -1;
-      this.exportKey[slot] = lowerKey;
-      this.exportLo[slot] = lo;
-      this.exportHi[slot] = hi;
+      const o = slot * EXPORT_STRIDE, data = this.exportData;
+      data[o + ExportField.entry] = e;
+      data[o + ExportField.text] = -1;
+      data[o + ExportField.key] = lowerKey;
+      data[o + ExportField.lo] = lo;
+      data[o + ExportField.hi] = hi;
       if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) continue;
       const i = this.findPublic(lowerKey, lo, hi);
       if (i >= 0) {
         // Two exports with one key: the later entry's wins (of one entry, the later export), as in entry order.
         const old = this.publicSlots[i]! - 1;
-        if (this.exportEntry[old]! > e) continue;
+        if (this.exportData[old * EXPORT_STRIDE + ExportField.entry]! > e) continue;
         this.publicSlots[i] = slot + 1;
       } else {
         this.publicSlots[-1 - i] = slot + 1;
@@ -191,18 +176,19 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
       }
       // A reference that came before its export: named now (or named again, by the export that now wins).
       const r = this.findRef(RefKind.package, lowerKey, lo, hi);
-      if (r >= 0) this.refText[this.refSlots[r]! - 1] = this.slotText(slot);
+      if (r >= 0) this.refData[(this.refSlots[r]! - 1) * REF_FIELDS + RefField.text] = this.slotText(slot);
     }
   }
 
   /** Where (lowerKey, lo, hi) is in the public table: its table index, or -1 - the empty index where it would go. */
   private findPublic(lowerKey: number, lo: number, hi: number): number {
-    const slots = this.publicSlots;
+    const slots = this.publicSlots, data = this.exportData;
     const mask = slots.length - 1;
     for (let i = (Math.imul(lowerKey, 0x9e3779b1) ^ Math.imul(lo, 0x85ebca6b) ^ hi) & mask; ; i = (i + 1) & mask) {
       const v = slots[i]! - 1;
       if (v < 0) return -1 - i;
-      if (this.exportLo[v] === lo && this.exportHi[v] === hi && this.exportKey[v] === lowerKey) return i;
+      const o = v * EXPORT_STRIDE;
+      if (data[o + ExportField.lo] === lo && data[o + ExportField.hi] === hi && data[o + ExportField.key] === lowerKey) return i;
     }
   }
 
@@ -211,7 +197,8 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     this.publicSlots = new Int32Array(old.length * 2);
     for (const v of old) {
       if (v === 0) continue;
-      const i = this.findPublic(this.exportKey[v - 1]!, this.exportLo[v - 1]!, this.exportHi[v - 1]!);
+      const o = (v - 1) * EXPORT_STRIDE;
+      const i = this.findPublic(this.exportData[o + ExportField.key]!, this.exportData[o + ExportField.lo]!, this.exportData[o + ExportField.hi]!);
       this.publicSlots[-1 - i] = v;
     }
   }
@@ -221,18 +208,12 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     const i = this.findRef(kind, key, lo, hi);
     if (i >= 0) return this.refSlots[i]! - 1;
     const id = this.refCount++;
-    if (this.refKind.length < this.refCount) {
-      const size = this.refKind.length * 2;
-      this.refKind = grown(this.refKind, size);
-      this.refKey = grown(this.refKey, size);
-      this.refLo = grown(this.refLo, size);
-      this.refHi = grown(this.refHi, size);
-      this.refText = grown(this.refText, size);
-    }
-    this.refKind[id] = kind;
-    this.refKey[id] = key;
-    this.refLo[id] = lo;
-    this.refHi[id] = hi;
+    if (this.refData.length < this.refCount * REF_FIELDS) this.refData = grown(this.refData, this.refCount * REF_FIELDS);
+    const o = id * REF_FIELDS;
+    this.refData[o + RefField.kind] = kind;
+    this.refData[o + RefField.key] = key;
+    this.refData[o + RefField.lo] = lo;
+    this.refData[o + RefField.hi] = hi;
     let text = -2;
     if (kind === RefKind.package) {
       if ((lo === 0 && hi === 0) || (lo === -1 && hi === -1)) text = -1;
@@ -241,7 +222,7 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
         if (p >= 0) text = this.slotText(this.publicSlots[p]! - 1);
       }
     } else if (kind !== RefKind.script) text = -1;
-    this.refText[id] = text;
+    this.refData[o + RefField.text] = text;
     this.refSlots[-1 - i] = id + 1;
     if (this.refCount * 2 > this.refSlots.length) this.rehashRefs();
     return id;
@@ -249,19 +230,21 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
 
   /** Where a reference is in refSlots: its index, or -1 - the empty index where it would go. */
   private findRef(kind: number, key: number, lo: number, hi: number): number {
-    const slots = this.refSlots;
+    const slots = this.refSlots, data = this.refData;
     const mask = slots.length - 1;
     for (let i = (Math.imul(key, 0x9e3779b1) ^ Math.imul(lo, 0x85ebca6b) ^ Math.imul(hi, 0xc2b2ae35) ^ kind) & mask; ; i = (i + 1) & mask) {
       const v = slots[i]! - 1;
       if (v < 0) return -1 - i;
-      if (this.refLo[v] === lo && this.refHi[v] === hi && this.refKey[v] === key && this.refKind[v] === kind) return i;
+      const o = v * REF_FIELDS;
+      if (data[o + RefField.lo] === lo && data[o + RefField.hi] === hi && data[o + RefField.key] === key && data[o + RefField.kind] === kind) return i;
     }
   }
 
   private rehashRefs(): void {
     this.refSlots = new Int32Array(this.refSlots.length * 2);
     for (let id = 0; id < this.refCount; id++) {
-      const i = this.findRef(this.refKind[id]!, this.refKey[id]!, this.refLo[id]!, this.refHi[id]!);
+      const o = id * REF_FIELDS, d = this.refData;
+      const i = this.findRef(d[o + RefField.kind]!, d[o + RefField.key]!, d[o + RefField.lo]!, d[o + RefField.hi]!);
       this.refSlots[-1 - i] = id + 1;
     }
   }
@@ -284,13 +267,14 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
 
   /** Every package is in: the references not named yet are named. `scripts`: the install's global script objects. */
   prepare(scripts: ScriptObjects | undefined): void {
-    const texts = this.refText;
+    const data = this.refData;
     for (let id = 0; id < this.refCount; id++) {
-      if (texts[id] !== -2) continue;
-      if (this.refKind[id] === RefKind.script && scripts) {
-        const i = findScriptObject(scripts, this.keys[this.refKey[id]!]!);
-        texts[id] = i === undefined ? -1 : this.b.intern(scriptObjectPath(scripts, i));
-      } else texts[id] = -1;
+      const at = id * REF_FIELDS + RefField.text;
+      if (data[at] !== -2) continue;
+      if (this.refData[id * REF_FIELDS + RefField.kind] === RefKind.script && scripts) {
+        const i = findScriptObject(scripts, this.keys[this.refData[id * REF_FIELDS + RefField.key]!]!);
+        data[at] = i === undefined ? -1 : this.b.intern(scriptObjectPath(scripts, i));
+      } else data[at] = -1;
     }
   }
 
@@ -304,7 +288,7 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     const b = this.b;
     const ints = this.spans[this.spanOf[e]!]!;
     const refs = this.spanRefs[this.spanOf[e]!]!;
-    const refText = this.refText;
+    const data = this.refData;
     const w = this.whereIds;
     let p = this.startOf[e]! + 3;
     const names = ints[p++]!;
@@ -313,13 +297,13 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     for (let k = 0; k < exports; k++, p += 4) {
       b.hitIds(file, HitKind.export, ints[p]!, w.exports[k] ?? this.where('exports', k));
       const ref = ints[p + 1]!;
-      const cls = ref >= 0 ? refText[refs[ref]!]! : ref <= -2 ? this.exportName(e, -2 - ref) : -1;
+      const cls = ref >= 0 ? data[refs[ref]! * REF_FIELDS + RefField.text]! : ref <= -2 ? this.exportName(e, -2 - ref) : -1;
       if (cls >= 0) b.hitIds(file, HitKind.class, cls, w.classes[k] ?? this.where('classes', k));
     }
     const imports = ints[p++]!;
     for (let k = 0; k < imports; k++) {
       const ref = ints[p++]!;
-      const t = ref >= 0 ? refText[refs[ref]!]! : ref <= -2 ? this.exportName(e, -2 - ref) : -1;
+      const t = ref >= 0 ? data[refs[ref]! * REF_FIELDS + RefField.text]! : ref <= -2 ? this.exportName(e, -2 - ref) : -1;
       if (t >= 0) b.hitIds(file, HitKind.import, t, w.imports[k] ?? this.where('imports', k));
     }
     const strings = ints[p++]!;
@@ -341,12 +325,12 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
 
   /** "/Game/Pkg.Export" of an export slot, made and interned once. */
   private slotText(slot: number): number {
-    const cached = this.exportText[slot]!;
+    const cached = this.exportData[slot * EXPORT_STRIDE + ExportField.text]!;
     if (cached >= 0) return cached;
-    const e = this.exportEntry[slot]!, k = slot - this.exportBase[e]!;
+    const e = this.exportData[slot * EXPORT_STRIDE + ExportField.entry]!, k = slot - this.exportBase[e]!;
     const ints = this.spans[this.spanOf[e]!]!;
     const name = this.b.text(ints[this.startOf[e]! + 1]!);
-    return (this.exportText[slot] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
+    return (this.exportData[slot * EXPORT_STRIDE + ExportField.text] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
   }
 }
 
