@@ -91,16 +91,20 @@ export async function buildSearchIndex(install: Install, opts: SearchBuildOption
 
 /** Every file in path order, with what it is read as. */
 function listEntries(install: Install): Entry[] {
-  const zenRefs = new Map<Archive, Set<number>>();
+  // Per unlocked container: 1 for each of its package chunks.
+  const zenRefs = new Map<Archive, Uint8Array>();
   for (const a of install.archives) {
-    if (a instanceof IoStoreContainer && a.status.state !== 'locked') zenRefs.set(a, new Set(a.entriesOfType('ExportBundleData')));
+    if (!(a instanceof IoStoreContainer) || a.status.state === 'locked') continue;
+    const flags = new Uint8Array(a.chunkCount);
+    for (const ref of a.entriesOfType('ExportBundleData')) flags[ref] = 1;
+    zenRefs.set(a, flags);
   }
   const entries: Entry[] = [];
   install.visitFiles((v) => {
     const path = v.folder === '' ? v.name : `${v.folder}/${v.name}`;
     const zen = zenRefs.get(v.archive);
     let role: Role;
-    if (zen) role = zen.has(v.ref) ? 'zen' : 'other';
+    if (zen) role = zen[v.ref] === 1 ? 'zen' : 'other';
     else if (v.archive instanceof IoStoreContainer) role = 'other';
     else if (isUAssetFileName(path) || isUe12FileName(path)) role = 'classic';
     else if (path.toLowerCase().endsWith('.locres')) role = 'locres';

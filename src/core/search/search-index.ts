@@ -110,6 +110,20 @@ export class SearchIndexBuilder {
     this.hitWhere[i] = where;
   }
 
+  /**
+   * `count` hits of one file and kind at once: their texts `texts[from..]`, their places
+   * `wheres[0..]` (the caller reserved room for them).
+   */
+  hitRun(file: number, kind: number, texts: Int32Array, from: number, count: number, wheres: Int32Array): void {
+    if (this.count + count > this.hitFile.length) this.grow(Math.max(this.count + count, this.hitFile.length * 2));
+    const at = this.count;
+    this.hitFile.fill(file, at, at + count);
+    this.hitKind.fill(kind, at, at + count);
+    this.hitText.set(texts.subarray(from, from + count), at);
+    this.hitWhere.set(wheres.subarray(0, count), at);
+    this.count += count;
+  }
+
   finish(): SearchIndex {
     const n = this.count;
     // Exactly full (reserved so): the arrays themselves, with no copy.

@@ -19,6 +19,9 @@ export type ItemOutcome<T> = { of: T; k: number } & ({ error: string } | { needs
 /** What the main thread keeps of a thread's string table: the index's ids of its strings. */
 interface TableIds { texts: Int32Array; textCount: number; keys: Int32Array; keyCount: number }
 
+/** A package's names are copied as one run from this many on (fewer: one by one). */
+const NAME_RUN = 16;
+
 /** An export slot's fields in exportData. */
 const ExportField = { key: 0, lo: 1, hi: 2, entry: 3, text: 4 } as const;
 const EXPORT_STRIDE = 5;
@@ -58,6 +61,7 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   private refCount = 0;
   /** Place ids ("names[3]", "exports[0].class", ...) by index, each made once. */
   private readonly whereIds: Record<'names' | 'exports' | 'classes' | 'imports', number[]> = { names: [], exports: [], classes: [], imports: [] };
+  private nameWheres = new Int32Array(0);
 
   constructor(entryCount: number, private readonly b: SearchIndexBuilder) {
     this.spanOf = new Int32Array(entryCount).fill(-1);
@@ -292,7 +296,12 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     const w = this.whereIds;
     let p = this.startOf[e]! + 3;
     const names = ints[p++]!;
-    for (let k = 0; k < names; k++) b.hitIds(file, HitKind.name, ints[p++]!, w.names[k] ?? this.where('names', k));
+    if (names >= NAME_RUN) {
+      // Names are most of the hits: one run of them, copied at once.
+      if (this.nameWheres.length < names) this.nameWheres = this.whereRun(names);
+      b.hitRun(file, HitKind.name, ints, p, names, this.nameWheres);
+      p += names;
+    } else for (let k = 0; k < names; k++) b.hitIds(file, HitKind.name, ints[p++]!, w.names[k] ?? this.where('names', k));
     const exports = ints[p++]!;
     for (let k = 0; k < exports; k++, p += 4) {
       b.hitIds(file, HitKind.export, ints[p]!, w.exports[k] ?? this.where('exports', k));
@@ -311,6 +320,13 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
   }
 
   /** "names[3]" and the like: each made and interned once. */
+  /** The places "names[0]".."names[n - 1]" (at least), as one array. */
+  private whereRun(n: number): Int32Array<ArrayBuffer> {
+    const run = new Int32Array(Math.max(n, this.nameWheres.length * 2));
+    for (let k = 0; k < run.length; k++) run[k] = this.whereIds.names[k] ?? this.where('names', k);
+    return run;
+  }
+
   private where(table: 'names' | 'exports' | 'classes' | 'imports', k: number): number {
     const text = table === 'classes' ? `exports[${k}].class` : `${table}[${k}]`;
     return (this.whereIds[table][k] = this.b.whereId(text));

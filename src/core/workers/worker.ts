@@ -74,10 +74,16 @@ export function digest(task: DigestTask): Promise<string> {
 }
 
 /** A search index's span of Zen packages (WorkerPool.searchSpan): read and parsed here, their facts back. */
-export async function searchExtract(task: SpanTask): Promise<SpanReply> {
+export async function searchExtract(task: SpanTask): Promise<unknown> {
   await whenCodecsReady();
   try {
-    return runSpanTask(task, files, scratch, searchStrings.for(task.build));
+    const reply = runSpanTask(task, files, scratch, searchStrings.for(task.build));
+    // Its arrays move to the main thread, not copied (each has a buffer of its own).
+    const transfer = [reply.ints.buffer, reply.starts.buffer, reply.refs.buffer, reply.textHashes.buffer, reply.keyHashes.buffer];
+    return move({
+      get [transferableSymbol]() { return transfer; },
+      get [valueSymbol]() { return reply; },
+    });
   } catch (e) {
     // Strings may have gone into the table without reaching the main thread.
     searchStrings.spoil(task.build);
