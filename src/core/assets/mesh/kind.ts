@@ -7,18 +7,23 @@ import { registerAssetKind, type AssetKind, type AssetSource, type ConvertOption
 import { MESH_CLASSES, readInstallMesh, readMeshFile } from './read/read.js';
 import type { Mesh } from './types.js';
 import { convertMesh } from './gltf/convert.js';
+import { resolveSlotMaterials } from './slot-materials.js';
 
 export const MESH_CONVERSIONS = ['glb'] as const;
 
 /** Export `exportIndex` of `source` read as a mesh (the first mesh export when undefined). */
-export function readMesh(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Mesh> {
+export async function readMesh(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<Mesh> {
   const o = {
     ...(exportIndex !== undefined ? { exportIndex } : {}),
     ...(opts.mappings ? { mappings: opts.mappings } : {}),
     ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
-  return 'file' in source ? readMeshFile(source.file, o) : readInstallMesh(source.packages, source.ref, o);
+  if ('file' in source) return readMeshFile(source.file, o);
+  const mesh = await readInstallMesh(source.packages, source.ref, o);
+  // The slots' materials name the textures the glTF and the textured view use.
+  await resolveSlotMaterials(source.packages, mesh, o);
+  return mesh;
 }
 
 export const meshKind: AssetKind = {

@@ -99,6 +99,8 @@ export interface MeshMaterial {
   material: string;
   /** Texture object paths by role, where the material (instance) names them by parameter. */
   textures?: { baseColor?: string; normal?: string; orm?: string };
+  /** Linear RGBA base colour its material's colour parameter gives, where no texture gives it (slot-materials.ts). */
+  baseColor?: [number, number, number, number];
 }
 
 /** The facts the app shows beside the view and `pakscope mesh --json` prints. */

@@ -122,6 +122,7 @@ function writeMaterial(doc: Document, slot: MeshMaterial, pngs: ReadonlyMap<stri
   };
   const base = texture(slot.textures?.baseColor);
   if (base) material.setBaseColorTexture(base);
+  else if (slot.baseColor) material.setBaseColorFactor(slot.baseColor.map((c) => Math.min(1, Math.max(0, c))) as [number, number, number, number]);
   const normal = texture(slot.textures?.normal);
   if (normal) material.setNormalTexture(normal);
   const orm = texture(slot.textures?.orm);
