@@ -28,7 +28,8 @@ export const materialCommand: Command = {
     'Prints the chain, the blend mode, shading model and two-sidedness that take effect, and each',
     'scalar, vector (linear colour), texture and static switch parameter with its effective value',
     '(an instance\'s override, else its parent\'s) and the level it comes from. A base material\'s',
-    'defaults are those its cook keeps (CachedExpressionData). Unversioned packages need --usmap.',
+    'defaults are those its cook keeps (CachedExpressionData); an editor material\'s those of its',
+    'parameter expressions. Unversioned packages need --usmap.',
     '',
     '--json prints {"name","class","path","chain":[{"path","class","parent","parameters":[...]}],',
     '"parameters":[{"kind","name","value","from","fromPath","overrides"}],"blendMode",',
@@ -75,7 +76,8 @@ async function printMaterial(session: Session, m: MaterialAsset): Promise<void> 
   for (const [i, level] of m.chain.entries()) await out.line(`  ${i === 0 ? 'asset ' : `parent${m.chain.length > 2 ? ` ${i}` : ''}`}  ${level.path} (${level.class})`);
   const top = m.chain[m.chain.length - 1]!;
   if (top.parent !== null) await out.line(`  parent  ${top.parent} (not read)`);
-  await out.line(`blend mode ${m.blendMode}, shading model ${m.shadingModel}${m.twoSided ? ', two-sided' : ''}`);
+  // A material function has no blend mode or shading model of its own.
+  if (!m.class.startsWith('MaterialFunction')) await out.line(`blend mode ${m.blendMode}, shading model ${m.shadingModel}${m.twoSided ? ', two-sided' : ''}`);
   for (const p of m.parameters) {
     const layer = p.association ? ` [${p.association} ${p.layerIndex ?? ''}]` : '';
     const from = p.from === 0 ? 'this asset' : m.chain[p.from]!.name;

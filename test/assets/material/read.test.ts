@@ -105,4 +105,24 @@ describe('single material instances (parents outside the corpus)', () => {
     expect(param(m, 'texture', 'NormalMap').value).toBe('/Game/Mannequin/Character/Textures/UE4Man_Logo_N.UE4Man_Logo_N');
     expect(m.blendMode).toBe('BLEND_Masked');
   });
+
+  it('UE5.3 editor M_Solid: its parameter expressions, a default the tag leaves out as zero', async () => {
+    const m = await readMaterial({ file: corpus('uncooked/ue53_M_Solid.uasset') }, undefined);
+    // Float32 (0.18, 0.18, 0.18, 1) at byte 10816; Metallic's DefaultValue is not stored (the class default, 0).
+    expect(m.parameters.map((p) => [p.kind, p.name, p.value])).toEqual([
+      ['scalar', 'Metallic', 0], ['scalar', 'Roughness', 1], ['vector', 'Base Color', { r: 0.18, g: 0.18, b: 0.18, a: 1 }],
+    ]);
+    expect(m.notes).toEqual([]);
+  });
+
+  it('UE4.10 editor M_FPGun: texture and vector parameter expressions, the blend mode it sets', async () => {
+    const m = await readMaterial({ file: corpus('uncooked/ue4old_M_FPGun.uasset') }, undefined);
+    // Float32 (0.45098, 0.403922, 0.360784, 0) at byte 154393; the texture names in its name map.
+    expect(m.parameters.map((p) => [p.kind, p.name, p.value])).toEqual([
+      ['vector', 'BodyColor', { r: 0.45098, g: 0.403922, b: 0.360784, a: 0 }],
+      ['texture', 'MasksMap', '/Game/FirstPerson/FPWeapon/Textures/T_FPGun_M.T_FPGun_M'],
+      ['texture', 'NormalMap', '/Game/FirstPerson/FPWeapon/Textures/T_FPGun_N.T_FPGun_N'],
+    ]);
+    expect(m.blendMode).toBe('BLEND_Masked');
+  });
 });

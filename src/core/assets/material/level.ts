@@ -11,7 +11,9 @@
  *   Base materials: the cooked FMaterialCachedExpressionData (native data, or the property of
  *   the same name before UE5): RuntimeEntries[type].ParameterInfoSet (UE5.1+; .ParameterInfos in
  *   its older Parameters struct) name the parameters whose values are, in the same order,
- *   ScalarValues, VectorValues, TextureValues and StaticSwitchValues.
+ *   ScalarValues, VectorValues, TextureValues and StaticSwitchValues. Editor (uncooked) materials
+ *   and functions: their parameter expressions (MaterialExpressionScalarParameter ... with
+ *   ParameterName and DefaultValue or Texture), exports of the same package.
  *
  * A value of an unexpected type is skipped with a note, never trusted.
  */
@@ -181,8 +183,48 @@ function stringList(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** One export's level of the chain; `path` is its object path. */
-export function materialLevel(exp: MaterialExport, path: string, notes: string[]): MaterialLevel {
+/** The parameter kind of an editor expression class; undefined for the classes that are not parameters. */
+function expressionKind(cls: string): MaterialParameterKind | undefined {
+  if (!cls.startsWith('MaterialExpression') || !cls.includes('Parameter')) return undefined;
+  if (cls.includes('StaticSwitch') || cls.includes('StaticBool')) return 'switch';
+  if (cls.includes('Texture')) return 'texture';
+  if (cls.includes('Scalar')) return 'scalar';
+  if (cls.includes('Vector') || cls.includes('ChannelMask')) return 'vector';
+  return undefined;
+}
+
+/**
+ * An editor material's (or function's) parameters: its parameter expressions, exports of the
+ * same package whose Material (Function) is `path`. A tagged property equal to the class default
+ * is not stored: a missing ParameterName is the engine's "Param", a missing DefaultValue zero
+ * (false), a missing Texture none.
+ */
+function expressionParameters(siblings: readonly MaterialExport[], path: string, notes: string[]): MaterialParameter[] {
+  const out: MaterialParameter[] = [];
+  for (const e of siblings) {
+    const kind = expressionKind(e.class);
+    if (!kind) continue;
+    const owner = field(e.properties, 'Material') ?? field(e.properties, 'Function');
+    if (typeof owner === 'string' && owner.toLowerCase() !== path.toLowerCase()) continue;
+    const name = field(e.properties, 'ParameterName') ?? 'Param';
+    const stored = field(e.properties, kind === 'texture' ? 'Texture' : 'DefaultValue');
+    const value = stored === undefined
+      ? (kind === 'scalar' ? 0 : kind === 'vector' ? { r: 0, g: 0, b: 0, a: 0 } : kind === 'switch' ? false : null)
+      : (kind === 'scalar' ? scalarOf : kind === 'vector' ? vectorOf : kind === 'texture' ? textureOf : switchOf)(stored);
+    if (typeof name !== 'string' || value === undefined) {
+      notes.push(`${e.name} (${e.class}) is not a parameter PakScope reads: skipped`);
+      continue;
+    }
+    if (!out.some((p) => p.kind === kind && p.name === name)) out.push({ kind, name, value });
+  }
+  return out;
+}
+
+/**
+ * One export's level of the chain; `path` is its object path, `siblings` the other exports of its
+ * package (an editor material's parameter expressions).
+ */
+export function materialLevel(exp: MaterialExport, path: string, notes: string[], siblings: readonly MaterialExport[] = []): MaterialLevel {
   const props = exp.properties;
   const native = (exp.native ?? {}) as NativeMaterial;
   const parentValue = field(props, 'Parent');
@@ -206,6 +248,10 @@ export function materialLevel(exp: MaterialExport, path: string, notes: string[]
   if (cached) {
     const have = new Set(level.parameters.map((p) => `${p.kind}:${p.name}`));
     for (const p of cachedParameters(cached, local)) if (!have.has(`${p.kind}:${p.name}`)) level.parameters.push(p);
+  }
+  if (!exp.class.startsWith('MaterialInstance')) {
+    const have = new Set(level.parameters.map((p) => `${p.kind}:${p.name}`));
+    for (const p of expressionParameters(siblings, path, local)) if (!have.has(`${p.kind}:${p.name}`)) level.parameters.push(p);
   }
   notes.push(...local.map((n) => `${exp.name}: ${n}`));
 

@@ -29,6 +29,8 @@ const isMaterial = (e: Pick<ExportProperties, 'class'>): boolean => (MATERIAL_CL
 
 interface OpenedExport {
   exp: ExportProperties;
+  /** Every export of its package (an editor material's expressions are among them). */
+  exports: readonly ExportProperties[];
   /** Object path: "/Game/M/MI_X.MI_X". */
   path: string;
   /** Reader notes and warnings (mappings missing...). */
@@ -64,7 +66,7 @@ async function openExport(source: AssetSource, exportIndex: number | undefined, 
   const notes = [...opened.warnings];
   if (exp.error) notes.push(`${exp.name}: its properties stop early: ${exp.error}`);
   if (exp.nativeError) notes.push(`${exp.name}: its cached parameters do not read: ${exp.nativeError}`);
-  return { exp, path: `${opened.properties.package}.${exp.name}`, notes };
+  return { exp, exports, path: `${opened.properties.package}.${exp.name}`, notes };
 }
 
 /** Export `exportIndex` of `source` (or its first material export) with its parent chain. */
@@ -72,7 +74,7 @@ export async function readMaterial(source: AssetSource, exportIndex: number | un
   const first = await openExport(source, exportIndex, undefined, opts);
   if (!isMaterial(first.exp)) throw new FormatError('file' in source ? source.file : first.path, `export ${first.exp.index} "${first.exp.name}"`, 0, `a ${first.exp.class}, not a material`);
   const notes = [...first.notes];
-  const chain: MaterialLevel[] = [materialLevel(first.exp, first.path, notes)];
+  const chain: MaterialLevel[] = [materialLevel(first.exp, first.path, notes, first.exports)];
   const seen = new Set([first.path.toLowerCase()]);
   for (let level = chain[0]!; level.parent !== null;) {
     opts.signal?.throwIfAborted();
@@ -105,7 +107,7 @@ export async function readMaterial(source: AssetSource, exportIndex: number | un
     notes.push(...opened.notes);
     seen.add(parent.toLowerCase());
     seen.add(opened.path.toLowerCase());
-    level = materialLevel(opened.exp, opened.path, notes);
+    level = materialLevel(opened.exp, opened.path, notes, opened.exports);
     chain.push(level);
   }
   return resolveChain(first.exp.name, first.exp.class, first.path, chain, notes);
