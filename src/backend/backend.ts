@@ -77,6 +77,8 @@ export interface BackendOptions {
   configDir: string;
   /** How long a listing of Wwise media waits for the install's names (ms; default WWISE_NAMES_WAIT_MS). */
   wwiseNamesWaitMs?: number;
+  /** Read an install's Wwise names as soon as it opens (default true; false leaves them to the first listing of its media). */
+  wwiseNamesAtOpen?: boolean;
   dialogs: Dialogs;
   /** What appInfo() reports besides the Node version. */
   info: Omit<AppInfo, 'node'>;
@@ -268,6 +270,7 @@ export class Backend implements PakScopeApi {
       throw new RequestError(`no game files in ${entry.root}: looked for IoStore containers (.utoc with its .ucas), .pak archives and loose packages (.uasset/.umap with their .uexp/.ubulk, UE1/2 packages such as .u, .unr, .utx) in it and every folder below it`);
     }
     entry.install = install;
+    if (this.opts.wwiseNamesAtOpen !== false) this.readWwiseNamesSoon(entry, install);
     progress({ phase: 'done', done: summary.fileCount, total: summary.fileCount }, true);
     await this.recent.add(entry.root).catch(() => undefined); // a read-only config folder must not fail the open
     return { install, summary };
@@ -330,6 +333,22 @@ export class Backend implements PakScopeApi {
       }
     }
     return entries;
+  }
+
+  /**
+   * The tree's filter finds Wwise media by the events and original files of their labels from the
+   * start, not only once a folder of them has been listed: the install's names are read as soon
+   * as it opens, after the open has answered (an install with no medium named by id reads nothing
+   * more than its file list). The page lists again when they are known.
+   */
+  private readWwiseNamesSoon(entry: OpenEntry, install: Install): void {
+    setTimeout(() => {
+      if (this.installs.get(entry.id) !== entry) return;
+      void this.wwiseNamesOf(entry.id, install).then((names) => {
+        const any = names.events.size > 0 || names.media.size > 0 || names.mediaEvents.size > 0;
+        if (any && this.installs.get(entry.id) === entry) this.emit({ type: 'wwise-names-ready', installId: entry.id });
+      });
+    }, 0);
   }
 
   private wwiseNamesOf(installId: string, install: Install): Promise<WwiseNames> {

@@ -138,8 +138,25 @@ describe('Wwise media named by the events that play them (the tree and the sound
     expect(createHash('sha256').update((await readFile(wav)).subarray(44)).digest('hex')).toBe(want.sha256);
   });
 
+  it('the filter finds media by their labels as soon as the install has opened: no folder of them need be listed first', async () => {
+    const fresh = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+    try {
+      const ready = new Promise<unknown>((resolve) => { fresh.onEvent((e) => { if (e.type === 'wwise-names-ready') resolve(e); }); });
+      const id = (await fresh.openInstall({ path: join(dir, 'events', 'WwiseEvents-Windows.pak') })).id;
+      // The names are read in the background after the open: the page is told when they are known.
+      expect(await Promise.race([ready, new Promise((r) => setTimeout(() => r('no wwise-names-ready in 10 s'), 10_000))])).toEqual({ type: 'wwise-names-ready', installId: id });
+      // Only the root is listed, filtered: the media match by their labels (an event, an original file).
+      const byEvent = await fresh.listDir({ installId: id, path: 'Game/Content/WwiseAudio', filter: 'Play_Footsteps' });
+      expect(byEvent.map((e) => [e.name, e.fileCount])).toEqual([['Events', 1], ['Media', 2]]);
+      const byFile = await fresh.listDir({ installId: id, path: '', filter: 'ricochet_2' });
+      expect(byFile.map((e) => [e.name, e.fileCount])).toEqual([['Game', 1]]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('a listing that cannot wait for the names answers without labels, and wwise-names-ready follows; the next listing has them', async () => {
-    const quick = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, wwiseNamesWaitMs: 0 });
+    const quick = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, wwiseNamesWaitMs: 0, wwiseNamesAtOpen: false });
     try {
       const id = (await quick.openInstall({ path: join(dir, 'events', 'WwiseEvents-Windows.pak') })).id;
       const ready = new Promise<unknown>((resolve) => { quick.onEvent((e) => { if (e.type === 'wwise-names-ready') resolve(e); }); });

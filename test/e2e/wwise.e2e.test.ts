@@ -179,3 +179,27 @@ describe.skipIf(skipBrowser)('Wwise media in Chromium (browser host)', () => {
     expect(web.problems).toEqual([]);
   });
 });
+
+describe.skipIf(skipBrowser)('Wwise labels in the tree filter from the start (a fresh browser host)', () => {
+  const fresh = mkdtempSync(join(tmpdir(), 'pakscope-wwise-e2e-fresh-'));
+  beforeAll(async () => { await writeWwiseEventsPak(fresh); });
+  const web = useWebSession(fresh);
+  afterAll(async () => { await rm(fresh, { recursive: true, force: true }); });
+
+  it('the filter typed first thing finds a medium by its original file: no folder of media was listed before', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await poll(() => page.getByTestId('containers').textContent()).toContain('WwiseEvents-Windows');
+    await page.getByTestId('filter').fill('Ricochet_2');
+    const ricochet = page.getByTestId('tree').locator('.row[data-path$="/Media/156526235.wem"]');
+    await poll(() => ricochet.getByTestId('tree-label').textContent()).toBe('Bullet_Impact · Ricochet_2.wav');
+    await poll(() => page.getByTestId('match-count').textContent()).toMatch(/^\s*1 match\s*$/);
+    // An event's name finds the media it plays, the media asset among them.
+    await page.getByTestId('filter').fill('Play_Footsteps');
+    await poll(() => page.getByTestId('tree').locator('.row[data-path*="/Media/"]').count()).toBe(2);
+    await poll(() => page.getByTestId('tree').locator('.row[data-path$="/Media/290492006.uasset"]').getByTestId('tree-label').textContent()).toBe('Play_Footsteps');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-wwise-filter-at-open.png') });
+    expect(web.problems).toEqual([]);
+  });
+});

@@ -41,18 +41,28 @@ export function mediumIdOfPath(path: string): number | undefined {
  */
 export async function installMediaNames(packages: InstallPackages, opts: { mappings?: Usmap; signal?: AbortSignal } = {}): Promise<WwiseNames> {
   const install = packages.install;
+  const names = emptyNames();
+  // Most installs have no such media: the tree's own arrays and a look at each name's first
+  // character tell (tens of ms for 250,000 files, where visiting every path in order took hundreds).
+  const tree = install.treeArrays();
   let mediaFiles = 0;
+  for (let id = 0; id < tree.fileCount && mediaFiles === 0; id++) {
+    const name = tree.fileName(id);
+    const c = name.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const folder = tree.folderPath(tree.fileFolder[id]!);
+    if (mediumIdOfPath(folder ? `${folder}/${name}` : name) !== undefined) mediaFiles++;
+  }
+  if (mediaFiles === 0) return names;
+
   const bankStems = new Set<string>();
   const files: { path: string; lower: string; archive: (typeof install.archives)[number]; ref: number }[] = [];
   install.visitFiles((f) => {
     const path = f.folder ? `${f.folder}/${f.name}` : f.name;
     const lower = path.toLowerCase();
-    if (mediumIdOfPath(path) !== undefined) mediaFiles++;
     if (lower.endsWith('.bnk')) bankStems.add(lower.slice(0, -4));
     if (/\.(json|xml)$/.test(lower) || (lower.includes('wwise') && lower.includes('/events/') && lower.endsWith('.uasset'))) files.push({ path, lower, archive: f.archive, ref: f.ref });
   });
-  const names = emptyNames();
-  if (mediaFiles === 0) return names;
 
   let events = 0;
   for (const f of files) {
