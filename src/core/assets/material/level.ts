@@ -6,7 +6,8 @@
  *   reference), each an array of structs {ParameterInfo {Name, Association, Index} (UE4.19+; a
  *   bare ParameterName before), ParameterValue}; static switches in StaticParametersRuntime
  *   (UE5 cooks) or StaticParameters (editor data, UE4.19+) .StaticSwitchParameters {Value,
- *   bOverride, ParameterInfo}; BasePropertyOverrides {bOverride_BlendMode, BlendMode, ...}.
+ *   bOverride, ParameterInfo}, in UE5.1+ editor assets on their MaterialInstanceEditorOnlyData
+ *   export; BasePropertyOverrides {bOverride_BlendMode, BlendMode, ...}.
  *
  *   Base materials: the cooked FMaterialCachedExpressionData (native data, or the property of
  *   the same name before UE5): RuntimeEntries[type].ParameterInfoSet (UE5.1+; .ParameterInfos in
@@ -221,6 +222,17 @@ function expressionParameters(siblings: readonly MaterialExport[], path: string,
 }
 
 /**
+ * The properties of the export an editor asset keeps its editor-only data in (UE5.1+:
+ * MaterialInstanceEditorOnlyData, with the instance's StaticParameters), when it is in the package.
+ */
+function editorOnlyProperties(props: readonly PropertyEntry[], siblings: readonly MaterialExport[]): readonly PropertyEntry[] {
+  const ref = field(props, 'EditorOnlyData');
+  if (typeof ref !== 'string') return [];
+  const name = ref.slice(Math.max(ref.lastIndexOf(':'), ref.lastIndexOf('.')) + 1);
+  return siblings.find((e) => e.name === name && e.class.endsWith('EditorOnlyData'))?.properties ?? [];
+}
+
+/**
  * One export's level of the chain; `path` is its object path, `siblings` the other exports of its
  * package (an editor material's parameter expressions).
  */
@@ -241,7 +253,7 @@ export function materialLevel(exp: MaterialExport, path: string, notes: string[]
     ...instanceParameters(props, 'VectorParameterValues', 'vector', vectorOf, local),
     ...instanceParameters(props, 'DoubleVectorParameterValues', 'vector', vectorOf, local),
     ...instanceParameters(props, 'TextureParameterValues', 'texture', textureOf, local),
-    ...staticSwitches(props, local),
+    ...staticSwitches([...props, ...editorOnlyProperties(props, siblings)], local),
   );
   const cachedProp = field(props, 'CachedExpressionData');
   const cached = native.cachedExpressionData ?? (isEntryList(cachedProp) ? cachedProp : undefined);
