@@ -60,6 +60,11 @@ describe('slot materials', () => {
       expect(json.images).toHaveLength(1);
       expect(json.materials.map((m: { name: string; pbrMetallicRoughness: { baseColorTexture?: unknown } }) => [m.name, m.pbrMetallicRoughness.baseColorTexture !== undefined])).toEqual([['Primary', true], ['Secondary', false]]);
       expect(json.images[0].name).toBe('T_BC3');
+
+      // A slot whose material gives a colour and no texture: the glTF base colour factor.
+      mesh.materials[1]!.baseColor = [0.25, 0.5, 1, 1];
+      const [coloured] = await convertMesh(source, mesh, 'glb');
+      expect(parseGlb(coloured!.data).json.materials[1].pbrMetallicRoughness.baseColorFactor).toEqual([0.25, 0.5, 1, 1]);
     });
   });
 });
