@@ -1,4 +1,5 @@
-// The app's export with format 'convert' (the export dialog's "Converted"): textures written as PNG, one per slice, their .ubulk left out; progress counts every selected file.
+// The app's export with format 'convert' (the export dialog's "Converted"): textures written as PNG, one per slice, their .ubulk left out; progress counts every selected file; a material as JSON.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/backend/backend.js';
@@ -53,5 +54,18 @@ describe("the app's export, format 'convert'", () => {
     // slice 2 of the fixtures' pattern at (0, 0)
     expect([...face.rgba.subarray(0, 4)]).toEqual([82, 134, 194, 255 - 14]);
     expect([readReferenceImage(join(out, TEXTURES, 'T_Streaming.png')).width]).toEqual([512]);
+  });
+
+  it('writes a material as .json: MI_Fixture with its chain followed through the install', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const MATERIALS = 'CUE4ParseFixtures/Content/Fixtures/Materials';
+    const { result } = await runExport(backend, { installId: summary.id, paths: [`${MATERIALS}/MI_Fixture.uasset`], destination: out, format: 'convert', output: 'folder', conflict: 'skip' });
+    expect(result).toMatchObject({ files: 1, failedCount: 0 });
+    expect(await listTree(out)).toEqual([`${MATERIALS}/MI_Fixture.json`]);
+    const json = JSON.parse(await readFile(join(out, MATERIALS, 'MI_Fixture.json'), 'utf8')) as { chain: { name: string }[]; parameters: { name: string; value: unknown }[] };
+    expect(json.chain.map((l) => l.name)).toEqual(['MI_Fixture', 'M_Fixture']);
+    // CUE4Parse's FixtureRenderableAssetTests.cs: the instance's override, and the base's AlternateColor.
+    expect(json.parameters.find((p) => p.name === 'FixtureRoughness')!.value).toBe(0.8125);
+    expect(json.parameters.find((p) => p.name === 'AlternateColor')!.value).toEqual({ r: 0.9, g: 0.15, b: 0.05, a: 1 });
   });
 });
