@@ -14,7 +14,7 @@ import { FormatError } from '../../src/core/errors.js';
 import { parseContainerHeader } from '../../src/core/iostore/container-header.js';
 import { IoStoreContainer } from '../../src/core/iostore/container.js';
 import { zenRecordBy } from '../../src/core/search/extract.js';
-import { RecordStatus, REF_STRIDE, RefKind, type SpanReply } from '../../src/core/search/span-facts.js';
+import { RecordStatus, REF_STRIDE, RefKind, replyStrings, type SpanReply } from '../../src/core/search/span-facts.js';
 import { NeedsBytes } from '../../src/core/search/zen-search-head.js';
 
 const ZLIB = corpus('cue58/IoStore/Tagged/Zlib');
@@ -103,7 +103,10 @@ describe('FString scan', () => {
 
 /** A record of span-facts.ts as plain values: its strings and references spelled out. */
 function spelled(reply: SpanReply): unknown {
-  const { ints, texts, keys, refs } = reply;
+  const { ints, refs } = reply;
+  const texts: string[] = [], keys: string[] = [];
+  replyStrings(reply.texts, reply.textLengths, reply.textHashes, (s) => texts.push(s));
+  replyStrings(reply.keys, reply.keyLengths, reply.keyHashes, (s) => keys.push(s));
   const ref = (r: number): string => {
     if (r === -1) return 'none';
     if (r <= -2) return `export ${-2 - r}`;

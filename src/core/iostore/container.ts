@@ -341,6 +341,20 @@ export class IoStoreContainer implements Archive {
     return this.blocks.planRange(this.toc.chunkOffsets[entryIndex]!, take);
   }
 
+  /**
+   * planChunkHead of several chunks as one plan: chunk i's first lengths[i] bytes at ats[i] of an
+   * output of `size` bytes (the caller lays them out so that none overlap).
+   */
+  async planChunkHeads(entryIndices: readonly number[], lengths: readonly number[], ats: readonly number[], size: number): Promise<BlockPlan | null> {
+    this.checkUnlocked();
+    const starts = entryIndices.map((e) => {
+      this.checkEntry(e);
+      return this.toc.chunkOffsets[e]!;
+    });
+    const takes = entryIndices.map((e, i) => Math.min(Math.max(0, lengths[i]!), this.toc.chunkLengths[e]!));
+    return this.blocks.planRanges(starts, takes, ats, size);
+  }
+
   /** A worker's failure to run planChunkHead's plan, named as readChunkRange would name it. */
   chunkReadError(e: unknown, entryIndex: number, length: number): unknown {
     return this.blocks.rangeError(e, this.toc.chunkOffsets[entryIndex]!, Math.min(length, this.toc.chunkLengths[entryIndex]!));

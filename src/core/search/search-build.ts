@@ -14,7 +14,6 @@ import { parseContainerImports } from '../iostore/container-header.js';
 import { IoStoreContainer } from '../iostore/container.js';
 import { findScriptObjects } from '../package/script-objects.js';
 import { isUAssetFileName, isUe12FileName, withoutExtension } from '../package/package-files.js';
-import { joinPlans } from '../workers/block-plan.js';
 import type { WorkerPool } from '../workers/pool.js';
 import type { ScriptObjects } from '../zen/script-objects.js';
 import {
@@ -169,11 +168,8 @@ async function readZen(entries: Entry[], zen: ZenRecords<SpanOf>, strings: boole
 async function readSpan(c: IoStoreContainer, span: Span, layout: ZenLayout, strings: boolean, pool: WorkerPool | undefined,
   signal: AbortSignal | undefined, build: string): Promise<SpanReply> {
   const task = { build, layout, items: span.items, strings };
-  const plans = pool ? await Promise.all(span.entries.map((_, k) => c.planChunkHead(span.refs[k]!, span.items[k]!.length))) : [];
-  if (pool && plans.every((p) => p !== null)) {
-    const plan = joinPlans(plans.map((p, k) => ({ plan: p!, at: span.items[k]!.at })), span.length);
-    return pool.searchSpan({ ...task, plan });
-  }
+  const plan = pool ? await c.planChunkHeads(span.refs, span.items.map((i) => i.length), span.items.map((i) => i.at), span.length) : null;
+  if (pool && plan) return pool.searchSpan({ ...task, plan });
   const bytes = new Uint8Array(span.length);
   for (const [k, item] of span.items.entries()) bytes.set(await c.readChunkRange(span.refs[k]!, 0, item.length, signal), item.at);
   return extractSpan(bytes, task);

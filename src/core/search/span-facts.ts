@@ -36,14 +36,20 @@ export const NO_REF = -1;
 
 /** A span's facts (see the file comment). */
 export interface SpanReply {
-  /** The string table its ids are of, and the strings new to it: ids textBase.., keyBase... */
+  /**
+   * The string table its ids are of, and the strings new to it (ids textBase.., keyBase..): all
+   * in one string, one after the other, with each one's length (one string crosses the thread
+   * boundary and lives in the receiver's young generation far more cheaply than hundreds; see
+   * replyTexts), and each one's textHash (string-ids.ts), so that the main thread need not hash it.
+   */
   table: string;
   textBase: number;
-  texts: string[];
-  /** Per new text and key: its textHash (string-ids.ts), so that the main thread need not hash it. */
+  texts: string;
+  textLengths: Int32Array;
   textHashes: Int32Array;
   keyBase: number;
-  keys: string[];
+  keys: string;
+  keyLengths: Int32Array;
   keyHashes: Int32Array;
   refs: Int32Array;
   starts: Int32Array;
@@ -314,11 +320,17 @@ export class SpanFactsWriter {
 
   finish(): SpanReply {
     return {
-      table: this.table.id, textBase: this.textBase, texts: this.newTexts, textHashes: Int32Array.from(this.newTextHashes),
-      keyBase: this.keyBase, keys: this.newKeys, keyHashes: Int32Array.from(this.newKeyHashes),
+      table: this.table.id,
+      textBase: this.textBase, texts: this.newTexts.join(''), textLengths: Int32Array.from(this.newTexts, (t) => t.length), textHashes: Int32Array.from(this.newTextHashes),
+      keyBase: this.keyBase, keys: this.newKeys.join(''), keyLengths: Int32Array.from(this.newKeys, (k) => k.length), keyHashes: Int32Array.from(this.newKeyHashes),
       refs: this.refs.slice(0, this.refCount * REF_STRIDE), starts: Int32Array.from(this.starts), ints: this.ints.slice(0, this.n), errors: this.errors,
     };
   }
+}
+
+/** Each of a reply's strings in turn (texts or keys), with its hash. */
+export function replyStrings(all: string, lengths: Int32Array, hashes: Int32Array, each: (s: string, hash: number) => void): void {
+  for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]!) each(all.slice(at, at + lengths[i]!), hashes[i]!);
 }
 
 function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {

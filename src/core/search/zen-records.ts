@@ -10,7 +10,7 @@
  */
 import { findScriptObject, scriptObjectPath, type ScriptObjects } from '../zen/script-objects.js';
 import { HitKind, type SearchIndexBuilder } from './search-index.js';
-import { RecordStatus, REF_STRIDE, RefKind, type SpanReply } from './span-facts.js';
+import { RecordStatus, REF_STRIDE, RefKind, replyStrings, type SpanReply } from './span-facts.js';
 import { StringIds } from './string-ids.js';
 
 /** What a span reply said of an item that has no record to keep; `of` is what add() was given with the reply. */
@@ -105,10 +105,10 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     let t = this.tables.get(reply.table);
     if (!t) this.tables.set(reply.table, (t = { texts: new Int32Array(1024), textCount: 0, keys: new Int32Array(256), keyCount: 0 }));
     if (reply.textBase !== t.textCount || reply.keyBase !== t.keyCount) return false;
-    if (t.texts.length < t.textCount + reply.texts.length) t.texts = grown(t.texts, t.textCount + reply.texts.length);
-    reply.texts.forEach((s, i) => { t.texts[t.textCount++] = this.b.intern(s, reply.textHashes[i]); });
-    if (t.keys.length < t.keyCount + reply.keys.length) t.keys = grown(t.keys, t.keyCount + reply.keys.length);
-    reply.keys.forEach((s, i) => { t.keys[t.keyCount++] = this.keyIds.id(s, reply.keyHashes[i]); });
+    if (t.texts.length < t.textCount + reply.textLengths.length) t.texts = grown(t.texts, t.textCount + reply.textLengths.length);
+    replyStrings(reply.texts, reply.textLengths, reply.textHashes, (s, hash) => { t.texts[t.textCount++] = this.b.intern(s, hash); });
+    if (t.keys.length < t.keyCount + reply.keyLengths.length) t.keys = grown(t.keys, t.keyCount + reply.keyLengths.length);
+    replyStrings(reply.keys, reply.keyLengths, reply.keyHashes, (s, hash) => { t.keys[t.keyCount++] = this.keyIds.id(s, hash); });
     const { texts, keys } = t;
     const { ints, starts, refs } = reply;
     const global = new Int32Array(refs.length / REF_STRIDE);

@@ -79,7 +79,7 @@ export async function searchExtract(task: SpanTask): Promise<unknown> {
   try {
     const reply = runSpanTask(task, files, scratch, searchStrings.for(task.build));
     // Its arrays move to the main thread, not copied (each has a buffer of its own).
-    const transfer = [reply.ints.buffer, reply.starts.buffer, reply.refs.buffer, reply.textHashes.buffer, reply.keyHashes.buffer];
+    const transfer = [reply.ints.buffer, reply.starts.buffer, reply.refs.buffer, reply.textLengths.buffer, reply.textHashes.buffer, reply.keyLengths.buffer, reply.keyHashes.buffer];
     return move({
       get [transferableSymbol]() { return transfer; },
       get [valueSymbol]() { return reply; },
