@@ -72,8 +72,8 @@ export async function buildSearchIndex(install: Install, opts: SearchBuildOption
   // Interned while the workers read (this thread mostly waits on them then), not after.
   const pathTexts = new Int32Array(entries.length);
   const pathsInterned = internPaths(builder, entries, pathTexts, signal);
-  await zenRead;
-  await pathsInterned;
+  // Together: when one fails (a cancel), the other's failure is handled too.
+  await Promise.all([zenRead, pathsInterned]);
   await readOthers(install, entries, facts, strings, signal, progress, fail);
   signal?.throwIfAborted();
 
