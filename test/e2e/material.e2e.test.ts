@@ -4,7 +4,7 @@
  * parameters grouped by kind with their effective values and where each comes from (values from
  * CUE4Parse's FixtureRenderableAssetTests.cs), PrimaryColor's swatch, FixtureTexture's preview;
  * clicking the preview opens T_BC3 on its Texture tab, and the chain's link opens M_Fixture.
- * Screenshot (1280x800) in test-artifacts/e2e-material.png.
+ * Screenshots (1280x800) in test-artifacts/e2e-material.png, e2e-material-texture.png, e2e-material-base.png.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -69,6 +69,9 @@ describe.skipIf(skipBrowser)('materials in Chromium (browser host)', () => {
     await poll(() => page.getByTestId('material-name').textContent()).toBe('M_Fixture');
     expect(await cellText(page, 'scalar', 'FixtureRoughness', 'material-value')).toBe('0.375');
     expect(await cellText(page, 'vector', 'PrimaryColor', 'material-value')).toBe('(0.1, 0.2, 0.8, 1)');
+    expect(await page.getByTestId('material-chain-link').count()).toBe(0);
+    expect(await page.getByTestId('material-referenced').textContent()).toContain('T_BC3');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-material-base.png') });
     expect(web.problems).toEqual([]);
   });
 });
