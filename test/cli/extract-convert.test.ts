@@ -61,6 +61,16 @@ describe('pakscope extract --format convert', () => {
     [...position.min, ...position.max].forEach((v: number, i: number) => expect(v).toBeCloseTo([-0.5, 0, -0.5, 0.5, 0.2, 0.5][i]!, 6));
   });
 
+  it('writes an unversioned offline font (read with --usmap) as the PNG of its texture page, which is rgba.png', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const r = await pakscope(['extract', corpus('cue58/IoStore/Unversioned/Zlib'), '--out', out, '--format', 'convert', '--filter', '**/Font_Fixture*',
+      '--usmap', corpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(await listFiles(out)).toEqual(['CUE4ParseFixtures/Content/Fixtures/Fonts/Font_Fixture.png']);
+    const [page, rgba] = readReferenceImages([join(out, 'CUE4ParseFixtures/Content/Fixtures/Fonts/Font_Fixture.png'), corpus('cue58/SourceTextures/rgba.png')]);
+    expect(Buffer.from(page!.rgba).equals(Buffer.from(rgba!.rgba))).toBe(true);
+  });
+
   it('a .ubulk selected without its package is written as stored', async () => {
     const out = join(await makeTempDir(), 'out');
     const r = await pakscope(['extract', TAGGED, '--out', out, '--format', 'convert', '--filter', '**/T_Streaming.ubulk', '--json']);

@@ -12,8 +12,8 @@ export type TaggedValue =
   | { type: 'UInt32Property' | 'IntProperty' | 'ObjectProperty' | 'FloatProperty'; value: number }
   | { type: 'NameProperty' | 'StrProperty'; value: string }
   | { type: 'BoolProperty'; value: boolean }
-  /** A struct of tagged properties, or an FGuid (the native struct "Guid": its four u32 as hex, "BA141C0C-B3E5-..."). */
-  | { type: 'StructProperty'; struct: string; value: TaggedProps }
+  /** A struct of tagged properties (`before`: bytes of a native struct's own ahead of them, FontData's bIsCooked), or an FGuid (the native struct "Guid": its four u32 as hex, "BA141C0C-B3E5-..."). */
+  | { type: 'StructProperty'; struct: string; value: TaggedProps; before?: number[] }
   | { type: 'StructProperty'; struct: 'Guid'; guid: string }
   /** `inner` is the elements' type (and `struct` theirs when structs), written in the tag even when empty. */
   | { type: 'ArrayProperty'; inner: TaggedValue['type']; struct?: string; value: TaggedValue[] }
@@ -79,7 +79,7 @@ export class TaggedWriter {
       case 'NameProperty': this.fname(v.value); break;
       case 'StrProperty': this.fstring(v.value); break;
       case 'BoolProperty': break;
-      case 'StructProperty': if ('guid' in v) this.guid(v.guid); else this.props(v.value); break;
+      case 'StructProperty': if ('guid' in v) this.guid(v.guid); else { this.bytes.push(...(v.before ?? [])); this.props(v.value); } break;
       case 'ArrayProperty': {
         this.u32(v.value.length);
         if (v.inner !== 'StructProperty') { for (const e of v.value) this.value(e); break; }

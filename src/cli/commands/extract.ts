@@ -64,7 +64,7 @@ export const extractCommand: Command = {
     zip: { type: 'string', usage: '--zip FILE', help: 'Write one .zip file instead of a folder.' },
     overwrite: { type: 'boolean', usage: '--overwrite', help: 'Replace files that exist (default: skip them).' },
     'keep-both': { type: 'boolean', usage: '--keep-both', help: 'Keep existing files and write "name (2).ext".' },
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'json: mappings (.usmap) to read unversioned properties with.' },
+    usmap: { type: 'string', usage: '--usmap FILE', help: 'json, convert: mappings (.usmap) to read unversioned properties with.' },
     json: JSON_OPTION,
   },
   positionals: { min: 1, max: Infinity },

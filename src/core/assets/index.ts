@@ -11,6 +11,7 @@ import './sound/wwise/soundbank.js';
 import './mesh/kind.js';
 import './anim/kind.js';
 import './locres/kind.js';
+import './font/kind.js';
 import './material/kind.js';
 import '../asset-registry/kind.js';
 

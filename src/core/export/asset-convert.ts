@@ -9,6 +9,7 @@ import { assetKindOfFile, convertExport, convertibleExports, type AssetKind, typ
 import type { Install } from '../install/install.js';
 import { InstallPackages } from '../package/open-package.js';
 import { isUAssetFileName, isUe12FileName } from '../package/package-files.js';
+import type { Usmap } from '../usmap/types.js';
 import type { WorkerPool } from '../workers/pool.js';
 import type { ExportItem } from './selection.js';
 
@@ -37,7 +38,7 @@ export class AssetConverter {
   private readonly packageItems = new Map<string, ExportItem>();
   private readonly roles = new Map<string, Promise<ConvertRole>>();
 
-  constructor(private readonly install: Install, items: readonly ExportItem[], private readonly pool?: WorkerPool) {
+  constructor(private readonly install: Install, items: readonly ExportItem[], private readonly pool?: WorkerPool, private readonly mappings?: Usmap) {
     this.packages = new InstallPackages(install);
     for (const item of items) if (isPackageItem(item)) this.packageItems.set(item.path.toLowerCase(), item);
   }
@@ -84,7 +85,7 @@ export class AssetConverter {
     const out: ConvertedOutput[] = [];
     for (const exp of exports) {
       const files = await convertExport({ packages: this.packages, ref: item.path }, exp, undefined, {
-        ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}),
+        ...(this.pool ? { pool: this.pool } : {}), ...(signal ? { signal } : {}), ...(this.mappings ? { mappings: this.mappings } : {}),
       });
       const base = exports.length > 1 ? `${stem}.${exp.name}` : stem;
       for (const f of files) out.push({ path: f.name !== undefined ? `${stem}/${f.name}${f.suffix}.${f.extension}` : `${base}${f.suffix}.${f.extension}`, data: f.data });

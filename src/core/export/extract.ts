@@ -131,7 +131,7 @@ export async function extractFiles(install: Install, selection: ExportSelection 
   setMaxListeners(0, signal);
   let fatal: unknown;
   const converter = s.format === 'json' ? new PackageJsonConverter(install, options.mappings ? { mappings: options.mappings } : {}) : undefined;
-  const assets = s.format === 'convert' ? new AssetConverter(install, items, options.pool) : undefined;
+  const assets = s.format === 'convert' ? new AssetConverter(install, items, options.pool, options.mappings) : undefined;
   const job = new ExportJob(sink, meter, signal, converter, assets);
   let next = 0;
   const window = new Window(DIRECT_WINDOW_BATCHES);

@@ -62,7 +62,7 @@ export interface ExportOptions {
    * many at once. Decompression itself runs in the install's decoder.
    */
   concurrency?: number;
-  /** json: the mappings unversioned properties are read with (without them those stay unread). */
+  /** json and convert: the mappings unversioned properties are read with (without them those stay unread). */
   mappings?: Usmap;
   /** Deflate level of zip entries, 0 (stored) to 9; default 6. */
   zipLevel?: number;

@@ -23,7 +23,9 @@ const DESCRIPTOR_EXTENSIONS: readonly string[] = ['.uplugin', '.uproject'];
 const PACKAGE_SET = new Set([...UASSET_EXTENSIONS, ...UE12_EXTENSIONS]);
 /** Wwise media and banks: games ship them loose beside the paks too (Content/WwiseAudio). */
 const WWISE_EXTENSIONS: readonly string[] = ['.wem', '.bnk'];
-const LOOSE_SET = new Set([...PACKAGE_SET, ...COMPANION_EXTENSIONS, ...DESCRIPTOR_EXTENSIONS, ...WWISE_EXTENSIONS]);
+/** A cooked FontFace that does not keep its font inline keeps it in <package>.ufont beside it. */
+const FONT_EXTENSIONS: readonly string[] = ['.ufont'];
+const LOOSE_SET = new Set([...PACKAGE_SET, ...COMPANION_EXTENSIONS, ...DESCRIPTOR_EXTENSIONS, ...WWISE_EXTENSIONS, ...FONT_EXTENSIONS]);
 
 /** ".uasset" for "A/B.uasset"; "" without an extension. Lowercased. */
 export function extensionOf(path: string): string {
