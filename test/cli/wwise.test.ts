@@ -94,6 +94,7 @@ describe('Wwise media assets (Media/<id>.uasset: the .wem in an AkMediaAssetData
     expect(info.code).toBe(0);
     expect(JSON.parse(info.out)).toEqual({ class: 'AkMediaAsset', format: 'WEM', codec: 'PCM', sampleRate: want.rate, channels: want.channels, samples: want.frames, durationS: want.frames / want.rate, looping: false, streaming: false, chunks: 1 });
     expect(info.stderr).toContain('note: original file: sx_character_WORLD_footsteps_asphalt_2');
+    expect(info.stderr).toContain('note: played by event Play_Footsteps');
     const sha = (b: Buffer): string => createHash('sha256').update(b.subarray(44)).digest('hex');
     const wav = join(temp, 'asphalt_2.wav');
     expect((await pakscope(['audio', events, MEDIA_ASSET, '-o', wav])).code).toBe(0);

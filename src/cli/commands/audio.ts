@@ -13,6 +13,7 @@ import { bankListing, bankMediaSound, wemIdOfPath, withWwiseNames, type BankList
 import { convertibleExports, type ConvertibleExport, type ConvertOptions } from '../../core/assets/index.js';
 import { baseName, convertSound, readSound, SOUND_CONVERSIONS } from '../../core/assets/sound/kind.js';
 import { wemSound } from '../../core/assets/sound/wwise/wem.js';
+import { installMediaNames, mediumIdOfPath } from '../../core/assets/sound/wwise/install-labels.js';
 import { isWwiseAssetClass, readWwiseAssets, type WwiseAsset } from '../../core/assets/sound/wwise/audio-asset.js';
 import type { Sound, SoundInfo } from '../../core/assets/sound/types.js';
 import type { PackageModel } from '../../core/package-model.js';
@@ -126,7 +127,10 @@ export const audioCommand: Command = {
         for (const w of read.warnings) session.out.warn(`${path}: ${w}`);
         return read.assets;
       }
-      const s = await readSound(source, soundExport(model, path).index, opts);
+      let s = await readSound(source, soundExport(model, path).index, opts);
+      // A Wwise media asset of an install (Media/<id>.uasset) is named by the events that play it, as the app names it.
+      const id = s.format === 'WEM' && 'packages' in source ? mediumIdOfPath(path) : undefined;
+      if (id !== undefined && 'packages' in source) s = withWwiseNames(s, id, await installMediaNames(source.packages, opts.mappings ? { mappings: opts.mappings } : {}));
       if (target) await write(session, s, target);
       return s;
     });

@@ -108,6 +108,19 @@ describe('the cooked layout (built around Test.bnk\'s real PCM medium)', () => {
     }
   });
 
+  it('unversioned properties read without mappings: the chunks are found by reading to the export\'s end', async () => {
+    const src = cookedSource(wem, { prefetch: 1024 });
+    const data = src.exports[1]!;
+    // Three bytes of an unversioned header the reader could not interpret, before the GUID flag.
+    data.bytes = Uint8Array.from([0x02, 0x00, 0x01, ...data.bytes]);
+    data.properties = { ...data.properties, encoding: 'unversioned', properties: [] };
+    const sound = await mediaAssetSound(src, src.exports[0]!);
+    expect([sound.codec, sound.samples, sha((await sound.decode!()).samples)]).toEqual([want.codec, want.frames, want.sha256]);
+    // Bytes in which no chunks read: a FormatError asking for the mappings.
+    data.bytes = new Uint8Array(64).fill(7);
+    await expect(mediaAssetSound(src, src.exports[0]!)).rejects.toThrow(/not found without the game's mappings/);
+  });
+
   it('bad input: a chunk count past the data, an IsPrefetch that is no bool, a payload past the export, no data export: FormatErrors naming the place', async () => {
     const count = cookedSource(wem, { chunks: (b) => b.u32(100000) });
     await expect(mediaAssetSound(count, count.exports[0]!)).rejects.toThrow(/AkMediaAssetData "AkMediaAssetData_0" data chunks at byte 4: .*data chunks/);

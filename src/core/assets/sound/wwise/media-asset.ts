@@ -56,8 +56,10 @@ export function mediaDataExport(source: TextureSource, media: SourceExport): Sou
   const notes: string[] = [];
   const datas = source.exports.filter((e) => e.class === DATA_CLASS);
   const p = media.properties.properties;
-  // Cooked: an FPackageIndex after the object's native start; positive is an export.
-  if (!media.properties.error) {
+  // Cooked: an FPackageIndex after the object's native start; positive is an export. (Where the
+  // properties did not read, or are unversioned without mappings, that start is not known.)
+  const propsRead = !media.properties.error && !(media.properties.encoding === 'unversioned' && p.length === 0);
+  if (propsRead) {
     try {
       const r = nativeReader(media, 'native data');
       if (r.remaining >= 4) {
@@ -86,10 +88,14 @@ export function mediaDataExport(source: TextureSource, media: SourceExport): Sou
   throw new FormatError(media.file, `${media.class} "${media.name}"`, media.base, `the package has no ${DATA_CLASS} export holding the medium's data${notes.length ? ` (${notes.join('; ')})` : ''}`);
 }
 
-/** An AkMediaAssetData's DataChunks, after its properties. */
-export function readMediaChunks(source: TextureSource, data: SourceExport): MediaChunk[] {
-  if (data.properties.error) throw new FormatError(data.file, `${data.class} "${data.name}" properties`, data.base, `the property stream does not read, so the data chunks cannot be found (${data.properties.error})`);
-  const r = nativeReader(data, 'data chunks');
+/** Bytes of a data export searched for its chunks when its properties cannot be read. */
+const SCAN_LIMIT = 1 << 16;
+
+/** DataChunks read from `start` (UObject's GUID flag first); `end` is where they stop. */
+function chunksAt(source: TextureSource, data: SourceExport, start: number): { chunks: MediaChunk[]; end: number } {
+  const r = new BinaryReader(data.bytes, data.file, data.base).struct(`${data.class} "${data.name}" data chunks`);
+  r.seek(start);
+  if (r.bool32()) r.skip(16);
   const countAt = r.pos;
   const count = r.i32();
   r.checkCount(count, 8, 'data chunks', countAt);
@@ -101,7 +107,27 @@ export function readMediaChunks(source: TextureSource, data: SourceExport): Medi
     if (flag > 1) throw r.error(`chunk ${i}: IsPrefetch is ${flag}, not a bool`, flagAt);
     chunks.push({ prefetch: flag === 1, bulk: readBulkData(r, source.bulk) });
   }
-  return chunks;
+  return { chunks, end: r.pos };
+}
+
+/**
+ * An AkMediaAssetData's DataChunks, after its properties. Unversioned properties read without the
+ * game's mappings do not say where they end: the chunks are then the first that read from an
+ * offset to the export's end, holding at least one chunk.
+ */
+export function readMediaChunks(source: TextureSource, data: SourceExport): MediaChunk[] {
+  const p = data.properties;
+  if (p.error) throw new FormatError(data.file, `${data.class} "${data.name}" properties`, data.base, `the property stream does not read, so the data chunks cannot be found (${p.error})`);
+  if (!(p.encoding === 'unversioned' && p.properties.length === 0)) return chunksAt(source, data, p.propertyStart + p.propertyBytes).chunks;
+  for (let at = 0; at + 12 <= Math.min(data.bytes.length, SCAN_LIMIT); at++) {
+    try {
+      const got = chunksAt(source, data, at);
+      if (got.chunks.length > 0 && got.end === data.bytes.length) return got.chunks;
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+    }
+  }
+  throw new FormatError(data.file, `${data.class} "${data.name}"`, data.base, 'unversioned properties: the data chunks were not found without the game\'s mappings (.usmap); pass them');
 }
 
 /** The .wem bytes of the chunks: those not prefetch, end to end (a prefetch alone when that is all). */
