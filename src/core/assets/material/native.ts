@@ -23,10 +23,10 @@ function savesCachedData(v: PropertyVersions): boolean {
   return c >= MATERIAL_INTERFACE_SAVED_CACHED_DATA;
 }
 
-/** Reads the cached expression data of material exports; other classes are left alone. */
-export function materialNativeReader(classes: readonly string[]): NativeDataReader {
+/** Reads the cached expression data of the exports whose class `isMaterial` says; others are left alone. */
+export function materialNativeReader(isMaterial: (cls: string) => boolean): NativeDataReader {
   return (pr, r, exp) => {
-    if (!classes.includes(exp.class)) return undefined;
+    if (!isMaterial(exp.class)) return undefined;
     if (!savesCachedData(pr.ctx.versions) || r.remaining < 4) return {} satisfies NativeMaterial;
     if (r.bool32()) r.skip(16);
     if (r.remaining < 4 || !r.bool32()) return {} satisfies NativeMaterial;

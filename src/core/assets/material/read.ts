@@ -10,6 +10,7 @@ import { installPackageProperties, packageFileProperties } from '../../propertie
 import type { ExportProperties } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { materialLevel } from './level.js';
+import { scriptImportIndex } from '../../zen/object-index.js';
 import { materialNativeReader } from './native.js';
 import type { EffectiveParameter, MaterialAsset, MaterialLevel } from './types.js';
 
@@ -25,7 +26,17 @@ export const MAX_CHAIN = 32;
 
 export interface MaterialReadOptions extends Pick<ConvertOptions, 'mappings' | 'engine' | 'signal'> {}
 
-const isMaterial = (e: Pick<ExportProperties, 'class'>): boolean => (MATERIAL_CLASSES as readonly string[]).includes(e.class);
+/** Script import hashes of "/Script/Engine.<class>": a Zen package read without the global container names its classes so. */
+const MATERIAL_CLASS_HASHES = new Set(MATERIAL_CLASSES.map((c) => scriptImportIndex(`/Script/Engine.${c}`)));
+
+/** Whether `cls` (a short class name, or "/Script/?0x<hash>") is one of MATERIAL_CLASSES. */
+export function isMaterialClass(cls: string): boolean {
+  if ((MATERIAL_CLASSES as readonly string[]).includes(cls)) return true;
+  const hash = /\?0x([0-9a-f]{16})$/.exec(cls)?.[1];
+  return hash !== undefined && MATERIAL_CLASS_HASHES.has(hash);
+}
+
+const isMaterial = (e: Pick<ExportProperties, 'class'>): boolean => isMaterialClass(e.class);
 
 interface OpenedExport {
   exp: ExportProperties;
@@ -48,7 +59,7 @@ async function openExport(source: AssetSource, exportIndex: number | undefined, 
   const o = {
     ...(opts.mappings ? { mappings: opts.mappings } : {}),
     ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
-    nativeData: materialNativeReader(MATERIAL_CLASSES),
+    nativeData: materialNativeReader(isMaterialClass),
   };
   const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
   const exports = opened.properties.exports;
