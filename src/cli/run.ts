@@ -21,6 +21,7 @@ import { lsCommand } from './commands/ls.js';
 import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
 import { materialCommand } from './commands/material.js';
+import { levelCommand } from './commands/level.js';
 import { textureCommand } from './commands/texture.js';
 import { audioCommand } from './commands/audio.js';
 import { meshCommand } from './commands/mesh.js';
@@ -34,7 +35,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, materialCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, materialCommand, levelCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
   searchCommand,
 ];
 

@@ -40,7 +40,7 @@ export interface PropertyContext {
  * entries): `r` stands just past the property stream. Returns undefined for classes it does not
  * read; what it returns becomes ExportProperties.native. FormatErrors become nativeError.
  */
-export type NativeDataReader = (pr: PropertyReader, r: BinaryReader, exp: { name: string; class: string; properties: readonly PropertyEntry[] }) => unknown;
+export type NativeDataReader = (pr: PropertyReader, r: BinaryReader, exp: { index?: number; name: string; class: string; properties: readonly PropertyEntry[] }) => unknown;
 
 /** A property's type: the mapping schema's shape, also built from tags. */
 export type PropType = MappedType;

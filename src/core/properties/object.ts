@@ -103,7 +103,7 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
 
 function readNative(ctx: PropertyContext, pr: PropertyReader, r: BinaryReader, out: ExportProperties, properties: PropertyEntry[]): void {
   try {
-    const native = ctx.nativeData!(pr, r, { name: out.name, class: out.class, properties });
+    const native = ctx.nativeData!(pr, r, { index: out.index, name: out.name, class: out.class, properties });
     if (native !== undefined) out.native = native;
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
