@@ -38,3 +38,17 @@ describe('materialInfo', () => {
     expect(() => validateRequest('materialInfo', { installId, path: 3 })).toThrow(ApiValidationError);
   });
 });
+
+describe('materialInfo on an unversioned install', () => {
+  const unversioned = useBackend(corpus('cue58/IoStore/Unversioned/Zlib'), 'pakscope-material-unversioned-');
+  it('needs the install\'s mappings, then reads the same chain and values', async () => {
+    const { backend: b, installId: id } = unversioned;
+    const path = `${FIXTURES}/Materials/MI_Fixture.uasset`;
+    await expect(b.materialInfo({ installId: id, path })).rejects.toThrow(/mappings \(\.usmap\) are needed to read its material/);
+    await b.setMappings({ installId: id, path: corpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap') });
+    const m = await b.materialInfo({ installId: id, path });
+    expect(m.material.chain.map((l) => l.name)).toEqual(['MI_Fixture', 'M_Fixture']);
+    expect(m.material.parameters.find((p) => p.name === 'PrimaryColor')!.value).toEqual({ r: 0.25, g: 0.75, b: 0.5, a: 0.875 });
+    expect(m.material.parameters.find((p) => p.name === 'AlternateColor')).toMatchObject({ value: { r: 0.9, g: 0.15, b: 0.05, a: 1 }, from: 1 });
+  });
+});
