@@ -76,7 +76,7 @@ export function nodeZlibCodec(name: string, inflate: NodeInflate, maxRatio: numb
       if (out.length === 0) return;
       let got: number;
       try {
-        got = reused.inflateInto(input, out);
+        got = reused.inflatePrefix(input, out);
       } catch (e) {
         throw new DecodeError(name, `block does not decode (${(e as Error).message})`);
       }

@@ -45,6 +45,9 @@ export class ReusedInflater {
       // Too small and too big a buffer must both be told.
       if (inflater.inflateInto(packed, new Uint8Array(sample.length - 1)) !== sample.length) return null;
       if (inflater.inflateInto(packed, new Uint8Array(sample.length + 1)) !== sample.length) return null;
+      // A prefix stops where asked, and the next block still starts afresh.
+      const head = new Uint8Array(10);
+      if (inflater.inflatePrefix(packed, head) !== head.length || !head.every((b, k) => b === sample[k])) return null;
       const roomy = new Uint8Array(sample.length + 1);
       if (inflater.inflateInto(packed, roomy.subarray(0, sample.length), true) !== sample.length) return null;
       if (inflater.inflateInto(packed, roomy.subarray(0, sample.length - 1), true) !== sample.length) return null;
@@ -81,6 +84,20 @@ export class ReusedInflater {
     const more = state[0] === 0;
     this.reset();
     return more ? out.length + 1 : out.length;
+  }
+
+  /**
+   * Inflates the first out.length bytes of `input`'s stream into `out` and stops there (no probe
+   * of what follows: a prefix wants no more). Returns the bytes it holds, fewer than out.length
+   * when the stream ends early. A stream zlib cannot decode as far throws InflateError.
+   */
+  inflatePrefix(input: Uint8Array, out: Uint8Array): number {
+    const handle = this.open();
+    handle.writeSync(constants.Z_FINISH, input, 0, input.length, out, 0, out.length);
+    this.throwIfFailed();
+    const produced = out.length - this.state![0]!;
+    this.reset();
+    return produced;
   }
 
   private open(): ZlibHandle {

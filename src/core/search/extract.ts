@@ -6,12 +6,13 @@
  * alone when strings are not wanted; they name their classes and imports by hash, and the index
  * names them once every package is in (zen-records.ts).
  */
+import { getCodec } from '../codecs/registry.js';
 import { ZenLayout } from '../engine-versions.js';
 import { parseLocres, cultureOf } from '../assets/locres/read.js';
 import { parseClassicPackageModel } from '../package-model.js';
 import type { ObjectRef } from '../zen/object-index.js';
 import { parseZenPackage } from '../zen/zen-package.js';
-import { PLAN_STRIDE, PlanField, planBlockCount, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
+import { isStoredCodec, PLAN_STRIDE, PlanField, planBlockCount, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
 import { scanFStrings } from './fstring-scan.js';
 import { NO_REF, RecordStatus, SpanFactsWriter, type SpanReply, type StringTable } from './span-facts.js';
 import { NeedsBytes, writeZenSearchHead } from './zen-search-head.js';
@@ -58,13 +59,18 @@ export interface SpanTask {
   strings: boolean;
 }
 
-/** First bytes of a package read to learn its header's size (at byte 4): most headers fit. */
-const PEEK_BYTES = 4096;
+/**
+ * First bytes of a package read to learn its header's size (at byte 4), where the first block's
+ * codec can stop early (or stores): then exactly the header is read, each byte decoded once more
+ * at most. A codec that cannot stop early (Oodle) decodes its whole first block for the peek, so
+ * the peek takes that block whole and a header that fits it is not decoded again.
+ */
+const PEEK_BYTES = 16;
 
 /**
  * Runs a span task: each package's bytes read through its part of the plan and the package read.
- * Without strings only its header is read: its first PEEK_BYTES, then, when the header is bigger,
- * that many (codecs that can stop early decode no more of a block than that). A package whose
+ * Without strings only its header is read: its first bytes (peekBytes), then, when the header is
+ * bigger, that many (codecs that can stop early decode no more of a block than that). A package whose
  * bytes cannot be read is left to the main thread (RecordStatus.unread), which names the failure.
  */
 export function runSpanTask(task: SpanTask, reader: RangeReader, scratch: Scratch, table?: StringTable): SpanReply {
@@ -86,7 +92,7 @@ export function runSpanTask(task: SpanTask, reader: RangeReader, scratch: Scratc
       if (strings || layout === ZenLayout.PackageSummary) {
         bytes = read(item.length);
       } else {
-        bytes = read(Math.min(item.length, PEEK_BYTES));
+        bytes = read(Math.min(item.length, peekBytes(plan, from)));
         const header = bytes.length >= 8 ? new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true) : 0;
         if (header > bytes.length && bytes.length < item.length) bytes = read(Math.min(item.length, header));
       }
@@ -97,6 +103,21 @@ export function runSpanTask(task: SpanTask, reader: RangeReader, scratch: Scratc
     extractItem(w, bytes, item, layout, strings);
   }
   return w.finish();
+}
+
+/** How many first bytes of the item whose blocks start at plan block `first` to read for its header's size. */
+function peekBytes(plan: BlockPlan, first: number): number {
+  if (first >= planBlockCount(plan)) return PEEK_BYTES;
+  const o = first * PLAN_STRIDE;
+  const codec = plan.codecs[plan.blocks[o + PlanField.codec]! | 0]!;
+  if (isStoredCodec(codec)) return PEEK_BYTES;
+  let stops = false;
+  try {
+    stops = getCodec(codec).decodePrefix !== undefined;
+  } catch {
+    // An unknown codec: the read names it.
+  }
+  return stops ? PEEK_BYTES : Math.max(PEEK_BYTES, plan.blocks[o + PlanField.take]!);
 }
 
 /** Stored bytes read ahead at most: a span's blocks lie together in one file, and one read beats one per package. */
