@@ -18,10 +18,10 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
-import { SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
+import { FONT_CONVERSION_FORMATS, SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
 import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js';
 import { wemSound } from '../core/assets/sound/wwise/wem.js';
 import { parseBank } from '../core/assets/sound/wwise/bank.js';
@@ -34,6 +34,8 @@ import type { LocalizationView, RegistryView } from '../shared/data-api.js';
 import type { Sound } from '../core/assets/sound/types.js';
 import { soundView } from './sounds.js';
 import { readSoundCue } from '../core/assets/sound/cue.js';
+import { fontKind } from '../core/assets/font/kind.js';
+import { packageFontView, plainFontView } from './fonts.js';
 import { packageAssets } from './assets.js';
 import type {
   GraphDirection, GraphFindView, GraphPathView, GraphStatsView, MappingsStatus, PackageGraphView, PackagePropertiesView, PackageView,
@@ -567,6 +569,45 @@ export class Backend implements PakScopeApi {
     };
   }
 
+  async fontInfo(req: AssetRequest): Promise<FontView> {
+    const install = await this.install(req.installId);
+    if (assetKindOfFile(req.path)?.kind === 'font') {
+      const { path, bytes } = await this.plainBytes(install, req.path);
+      return plainFontView(path, bytes);
+    }
+    const { packages, loc, exportIndex, mappings } = await this.fontExport(req, install);
+    return packageFontView({ packages, path: loc.path, exportIndex, ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+  }
+
+  /** The font export a request names (its first font export by default), with the install's mappings. */
+  private async fontExport(req: AssetRequest, install: Install) {
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    const packages = this.packages.packagesOf(req.installId, install);
+    const loc = this.packages.locate(packages, req.path);
+    const { model } = await packages.open(loc, req.engine?.trim() ? { engine: req.engine.trim() } : {});
+    const font = packageAssets(model).find((a) => a.view === 'font' && (req.exportIndex === undefined || a.exportIndex === req.exportIndex));
+    if (!font) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no font` : 'no export of this package is a font'}`);
+    return { packages, loc, exportIndex: font.exportIndex, mappings };
+  }
+
+  /** A font saved as its file, through the font kind (a package's FontFace, or a loose .ufont). */
+  private async fontFileOf(install: Install, req: SaveConversionRequest): Promise<Uint8Array> {
+    try {
+      if (assetKindOfFile(req.path)?.kind === 'font') {
+        const { path, bytes } = await this.plainBytes(install, req.path);
+        return (await fontKind.convertFile!({ path, bytes }, req.format, {}))[0]!.data;
+      }
+      const { packages, loc, exportIndex, mappings } = await this.fontExport(req, install);
+      const files = await fontKind.convert!({ packages, ref: loc.path }, exportIndex, req.format, { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+      if (files.length !== 1 || files[0]!.extension !== req.format) throw new RequestError(`${req.path}: not one .${req.format} font file (save its faces one by one)`);
+      return files[0]!.data;
+    } catch (e) {
+      if (e instanceof RangeError) throw new RequestError(`${req.path}: ${e.message}`);
+      throw e;
+    }
+  }
+
   async soundBank(req: AssetRequest): Promise<SoundBankView> {
     const install = await this.install(req.installId);
     const { path, bytes } = await this.plainBytes(install, req.path);
@@ -637,6 +678,7 @@ export class Backend implements PakScopeApi {
     const install = await this.install(req.installId);
     const file = await this.saves.destination(install, req);
     if ((SOUND_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.soundFile(install, req), req.conflict);
+    if ((FONT_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.fontFileOf(install, req), req.conflict);
     if (req.format === 'glb') {
       const glb = await this.anims.isAnim(install, req) ? await this.anims.convert(install, req) : await this.meshes.convert(install, req);
       return this.saves.write(file, glb, req.conflict);

@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -195,6 +195,8 @@ export interface PakScopeApi {
   soundWav(req: AssetRequest): Promise<SoundWav>;
   /** A SoundCue's node graph: volume, pitch, its nodes with their children and settings, each wave player's sound. */
   soundCue(req: AssetRequest): Promise<SoundCueView>;
+  /** A font: a FontFace's (or loose .ufont's) file with its family and style, or a Font's typefaces and their faces. */
+  fontInfo(req: AssetRequest): Promise<FontView>;
   /** A Wwise sound bank (.bnk): its events (named where the install's metadata names them) and embedded media. */
   soundBank(req: AssetRequest): Promise<SoundBankView>;
   /** A mesh's facts (LODs with their counts and sections, bones, morph targets, sockets, materials, bounds), what the mesh view shows beside it. */
@@ -407,6 +409,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   soundWav: ASSET,
   soundCue: ASSET,
   soundBank: ASSET,
+  fontInfo: ASSET,
   meshInfo: ASSET,
   meshGeometry: { ...ASSET, lod: 'number?' },
   animInfo: ASSET,
@@ -417,7 +420,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },
   assetRegistry: { installId: 'string', path: 'string' },
-  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb'] },
+  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2'] },
   compareInstalls: { oldId: 'string', newId: 'string' },
   closeComparison: { comparisonId: 'string' },
   comparisonDir: { comparisonId: 'string', path: 'string', changesOnly: 'boolean?' },
@@ -429,7 +432,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   cancelSearch: { searchId: 'string' },
   sizeMap: { installId: 'string', path: 'string', width: 'number?', height: 'number?', measure: ['enum?', 'size', 'stored'] },
   saveConversion: {
-    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },
 };
 

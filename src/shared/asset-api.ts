@@ -215,7 +215,66 @@ export const MAX_SOUND_WAV = 64 * 1024 * 1024;
 /** What a sound saves as: a decoded 16-bit PCM WAV, or its payload as stored (its own extension). */
 export type SoundConversionFormat = 'wav' | 'ogg' | 'opus' | 'binka' | 'rada' | 'wem';
 export const SOUND_CONVERSION_FORMATS: readonly SoundConversionFormat[] = ['wav', 'ogg', 'opus', 'binka', 'rada', 'wem'];
-export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat | 'glb';
+/** What a font saves as: its file in its own format (fonts are not transcoded). */
+export type FontConversionFormat = 'ttf' | 'otf' | 'ttc' | 'woff' | 'woff2';
+export const FONT_CONVERSION_FORMATS: readonly FontConversionFormat[] = ['ttf', 'otf', 'ttc', 'woff', 'woff2'];
+export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat | 'glb' | FontConversionFormat;
+
+/** One font file for the font view: its facts and bytes (the view renders its sample with them). */
+export interface FontFaceFacts {
+  /** The FontFace's export name ("Roboto-Regular"), or the .ufont file's name. */
+  name: string;
+  /** Tree path of the package (or plain file) it is in: what "Save as" converts. */
+  path: string;
+  exportIndex?: number;
+  format: FontConversionFormat;
+  family: string;
+  style: string;
+  fullName: string;
+  /** In the export, the .ufont beside its package, or a plain file. */
+  from: 'inline' | 'ufont' | 'file';
+  tables: string[];
+  /** The file's size in bytes (its bytes are FontView.faceBytes[i]). */
+  size: number;
+}
+
+/** A Font's typeface entry, with its face where the install has it. */
+export interface FontTypefaceView {
+  typeface: string;
+  name: string;
+  fontFace: string | null;
+  /** The face's package in this install's tree (what a click opens); null when it has none. */
+  facePath: string | null;
+}
+
+/** What the font view shows: a FontFace (or a loose .ufont) with its file, or a Font with its typefaces and faces. */
+export interface FontView {
+  path: string;
+  exportIndex: number;
+  kind: 'face' | 'font';
+  class: string;
+  name: string;
+  /** A FontFace's: where it was imported from, its hinting and loading policy. */
+  sourceFilename?: string;
+  hinting?: string;
+  loadingPolicy?: string;
+  /** The face's file, or a Font's faces that the install has (each at most MAX_FONT_VIEW_BYTES). */
+  faces: FontFaceFacts[];
+  /**
+   * Each face's file by its index in `faces` ("0", "1"): an object near the answer's top, where
+   * the wire format looks for byte arrays (it does not search arrays).
+   */
+  faceBytes: Record<string, Uint8Array>;
+  typefaces: FontTypefaceView[];
+  /** An offline (legacy) font: its cache type, texture pages (tree paths, null where missing) and glyph count. */
+  cacheType?: string;
+  textures: { ref: string; path: string | null }[];
+  glyphs: number;
+  notes: string[];
+}
+
+/** A font file bigger than this is described but not sent to the view (a CJK font of 20 MB is). */
+export const MAX_FONT_VIEW_BYTES = 32 * 1024 * 1024;
 
 /**
  * A mesh's facts for the mesh view (static mesh, skeletal mesh or skeleton). Lengths are

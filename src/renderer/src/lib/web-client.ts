@@ -167,6 +167,7 @@ export class WebClient implements PakScopeBridge {
   soundWav(req: ApiRequest<'soundWav'>) { return this.call('soundWav', req); }
   soundCue(req: ApiRequest<'soundCue'>) { return this.call('soundCue', req); }
   soundBank(req: ApiRequest<'soundBank'>) { return this.call('soundBank', req); }
+  fontInfo(req: ApiRequest<'fontInfo'>) { return this.call('fontInfo', req); }
   meshInfo(req: ApiRequest<'meshInfo'>) { return this.call('meshInfo', req); }
   meshGeometry(req: ApiRequest<'meshGeometry'>) { return this.call('meshGeometry', req); }
   animInfo(req: ApiRequest<'animInfo'>) { return this.call('animInfo', req); }
