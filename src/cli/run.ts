@@ -29,13 +29,14 @@ import { thumbnailCommand } from './commands/thumbnail.js';
 import { searchCommand } from './commands/search.js';
 import { treeCommand } from './commands/tree.js';
 import { verifyCommand } from './commands/verify.js';
+import { scriptCommand } from './commands/script.js';
 import { commandHelp, mainHelp } from './help.js';
 import { BrokenPipe, Output } from './output.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, materialCommand, levelCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, scriptCommand, materialCommand, levelCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
   searchCommand,
 ];
 

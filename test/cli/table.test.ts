@@ -55,8 +55,12 @@ describe('pakscope table', () => {
     expect([texture.code, texture.stderr]).toEqual([2, expect.stringContaining('holds no data table, string table, curve table or curve (its exports are Texture2D)')]);
     const at = await pakscope(['table', TAGGED, '/Game/Fixtures/Curves/CT_Rich', '--at', 'soon']);
     expect([at.code, at.stderr]).toEqual([2, expect.stringContaining('--at takes a time (a number such as 2.5), not "soon"')]);
-    const noMappings = await pakscope(['table', UNVERSIONED, '/Game/Fixtures/StringTables/ST_Fixed']);
+    const noMappings = await pakscope(['table', UNVERSIONED, '/Game/Fixtures/DataTables/DT_AllProperties']);
     expect([noMappings.code, noMappings.stderr]).toEqual([2, expect.stringContaining('mappings (.usmap) are needed')]);
+    // A string table's unversioned header lists no values: its entries read without mappings, as the tagged twin's.
+    const fixed = await pakscope(['table', UNVERSIONED, '/Game/Fixtures/StringTables/ST_Fixed', '--json']);
+    expect([fixed.code, fixed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(fixed.out)).toEqual(JSON.parse((await pakscope(['table', TAGGED, '/Game/Fixtures/StringTables/ST_Fixed', '--json'])).out));
   });
 
   it('extract --format convert writes each table as .csv, as the editor exports it', async () => {

@@ -7,6 +7,7 @@ import { BinaryReader } from '../io/binary-reader.js';
 import { UE4Version } from '../uasset/versions.js';
 import type { PropertyContext } from './context.js';
 import { PropertyReader } from './reader.js';
+import { readUnversionedHeader } from './unversioned-stream.js';
 import type { ExportProperties, PropertyEntry } from './types.js';
 
 export interface ObjectBytes {
@@ -82,7 +83,7 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
   try {
     if (ctx.unversioned) {
       const schema = obj.schema ?? obj.class;
-      if (!ctx.mappings && !pr.findSchema(schema)) {
+      if (!ctx.mappings && !pr.findSchema(schema) && !emptyUnversionedHeader(r)) {
         notes.push('unversioned properties: a mappings file (.usmap) for this game is needed to read them');
         out.encoding = 'unversioned';
         return finish(out, properties, notes);
@@ -99,6 +100,16 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
     out.propertyBytes = r.pos - out.propertyStart;
   }
   return finish(out, properties, notes);
+}
+
+/** An unversioned header that lists no values (a UFunction's) needs no schema to be read past. */
+function emptyUnversionedHeader(r: BinaryReader): boolean {
+  try {
+    return readUnversionedHeader(r.slice(r.pos, r.remaining)).values.length === 0;
+  } catch (e) {
+    if (e instanceof FormatError) return false;
+    throw e;
+  }
 }
 
 function readNative(ctx: PropertyContext, pr: PropertyReader, r: BinaryReader, out: ExportProperties, properties: PropertyEntry[]): void {
