@@ -12,6 +12,7 @@ import './mesh/kind.js';
 import './anim/kind.js';
 import './locres/kind.js';
 import './font/kind.js';
+import './midi/kind.js';
 import './material/kind.js';
 import './level/kind.js';
 import '../asset-registry/kind.js';
