@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { FONT_CONVERSION_FORMATS, SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -49,6 +49,7 @@ import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
 import { readAssetTable } from './asset-table.js';
 import { readMaterialView } from './asset-material.js';
+import { readLevelView } from './asset-level.js';
 import { readLocalization, readRegistryView } from './game-data.js';
 import { RegistryFactsService } from './registry-facts.js';
 import { readAssetText } from './asset-text.js';
@@ -655,6 +656,13 @@ export class Backend implements PakScopeApi {
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     return readMaterialView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
+  }
+
+  async levelInfo(req: AssetRequest): Promise<LevelView> {
+    const install = await this.install(req.installId);
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    return readLevelView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
   }
 
   async localization(req: { installId: string; path: string }): Promise<LocalizationView> {

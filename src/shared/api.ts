@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -211,6 +211,8 @@ export interface PakScopeApi {
   assetTable(req: AssetTableRequest): Promise<AssetTable>;
   /** A material's parent chain and parameters, each with its effective value and where it comes from (the material view). */
   materialInfo(req: AssetRequest): Promise<MaterialView>;
+  /** A map's actors, components, transforms, meshes, instances, sublevels and World Partition cells (the level view). */
+  levelInfo(req: AssetRequest): Promise<LevelView>;
   /**
    * Every culture of the localization target `path` (a .locres or .locmeta) belongs to, side by
    * side by namespace and key; "" gathers every .locres of the install.
@@ -416,6 +418,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetText: ASSET,
   assetTable: { ...ASSET, flatten: 'boolean?' },
   materialInfo: ASSET,
+  levelInfo: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },

@@ -6,12 +6,14 @@
  */
 import type { AnimCodecs, AnimComposition } from '../core/assets/anim/types.js';
 import type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, MaterialParameterKind, MaterialParameterValue } from '../core/assets/material/types.js';
+import type { LevelActor, LevelAsset, LevelComponent, LevelCounts, LevelInstances, LevelLight, PartitionCell, Placement, StreamingLevel } from '../core/assets/level/types.js';
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
 import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
 export type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, MaterialParameterKind, MaterialParameterValue };
+export type { LevelActor, LevelAsset, LevelComponent, LevelCounts, LevelInstances, LevelLight, PartitionCell, Placement, StreamingLevel };
 export type { AnimCodecs, AnimComposition, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
@@ -68,6 +70,18 @@ export interface MaterialView {
   /** Object paths (chain levels, textures) of packages the install holds -> their tree paths. */
   links: Record<string, string>;
   /** What `pakscope material --json` prints, for Save and Copy. */
+  json: string;
+}
+
+/** A map as the level view shows it: what it places (core/assets/level). */
+export interface LevelView {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  level: LevelAsset;
+  /** Object or package paths (meshes, materials, sublevels, cells' packages) the install holds -> their tree paths. */
+  links: Record<string, string>;
+  /** What `pakscope level --json` prints, for Save and Copy. */
   json: string;
 }
 

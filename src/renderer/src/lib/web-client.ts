@@ -174,6 +174,7 @@ export class WebClient implements PakScopeBridge {
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
   materialInfo(req: ApiRequest<'materialInfo'>) { return this.call('materialInfo', req); }
+  levelInfo(req: ApiRequest<'levelInfo'>) { return this.call('levelInfo', req); }
   localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }
   assetRegistry(req: ApiRequest<'assetRegistry'>) { return this.call('assetRegistry', req); }
   texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
