@@ -13,6 +13,7 @@ import './anim/kind.js';
 import './locres/kind.js';
 import './font/kind.js';
 import './midi/kind.js';
+import './sprite/kind.js';
 import './material/kind.js';
 import './level/kind.js';
 import '../asset-registry/kind.js';
