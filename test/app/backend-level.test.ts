@@ -18,7 +18,7 @@ describe('levelInfo', () => {
   it('offers Streaming.umap as a level: its sublevel (a link) with its transform, and the socket attachment', async () => {
     const path = `${MAPS}/Streaming.umap`;
     const view = await backend.openPackage({ installId, path });
-    expect(view.assets.map((a) => [a.view, a.kind, a.class, a.converts])).toEqual([['level', 'level', 'World', ['json']]]);
+    expect(view.assets.map((a) => [a.view, a.kind, a.class, a.converts])).toEqual([['level', 'level', 'World', ['json', 'glb']]]);
     const l = await backend.levelInfo({ installId, path });
     const s = l.level.streamingLevels[0]!;
     expect([s.worldAsset, s.transform.location, s.transform.scale]).toEqual(['/Game/Fixtures/Maps/Streaming_Sublevel.Streaming_Sublevel', { x: 1000, y: 2000, z: 3000 }, { x: 2, y: 2, z: 2 }]);

@@ -15,6 +15,7 @@ import { installPackageProperties } from '../../../src/core/properties/open.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
 import { withInstall } from '../../properties/helpers.js';
+import { parseGlb, validateGlb } from '../../support/gltf-validator.js';
 import { corpus, loadCorpus } from '../../support/corpus.js';
 
 const mappings: Usmap = parseUsmap(loadCorpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), 'CUE4ParseFixtures-Uncompressed.usmap');
@@ -113,5 +114,24 @@ describe('tagged and unversioned agree', () => {
 
   it('an unversioned map without mappings is a clear error', async () => {
     await expect(withInstall(corpus('cue58/IoStore/Unversioned/Zlib'), (packages) => readLevel({ packages, ref: '/Game/Fixtures/Maps/Streaming' }, undefined))).rejects.toThrow(/mappings \(\.usmap\) are needed to read its level/);
+  });
+});
+
+describe('level .glb', () => {
+  it('places Instancing\'s instances of SM_Fixture: one mesh, 21 nodes using it, a validator-clean file', async () => {
+    const glb = await withInstall(corpus('cue58/IoStore/Tagged/Zlib'), async (packages) => {
+      const props = await installPackageProperties(packages, '/Game/Fixtures/Maps/Instancing');
+      const index = props.properties.exports.findIndex((e) => e.class === 'World');
+      return convertExport({ packages, ref: '/Game/Fixtures/Maps/Instancing' }, { index, kind: assetKindOf('World')! }, 'glb');
+    });
+    expect(glb.map((f) => f.extension)).toEqual(['glb']);
+    const { errors } = await validateGlb(glb[0]!.data);
+    expect(errors).toEqual([]);
+    const gltf = parseGlb(glb[0]!.data).json as { meshes: unknown[]; nodes: { name: string; mesh?: number; translation?: number[] }[] };
+    expect(gltf.meshes).toHaveLength(1);
+    expect(gltf.nodes.filter((n) => n.mesh === 0)).toHaveLength(4 + 12 + 5);
+    // ISM_Fixture's second instance at (125, 0, 15) cm: glTF (x, z, y) in metres.
+    const second = gltf.nodes.find((n) => n.name === 'ISM_Fixture[1]')!;
+    expect(second.translation!.map((v) => Math.round(v * 1e6) / 1e6)).toEqual([1.25, 0.15, 0]);
   });
 });

@@ -137,7 +137,8 @@ export function levelOfPackage(pkg: PackageProperties, file: string, exportIndex
     throw new FormatError(file, 'export map', 0, `no World (its exports are ${exports.map((e) => `${e.name}: ${e.class}`).join(', ') || 'none'})`);
   }
   if (world.class !== 'World') throw new FormatError(file, `export ${world.index} "${world.name}"`, 0, `a ${world.class}, not a World`);
-  if (world.encoding === 'unversioned' && world.notes?.some((n) => n.includes('mappings'))) {
+  // The World's own stream may be empty (and so read without a schema): its level's and actors' are not.
+  if (exports.some((e) => e.encoding === 'unversioned' && e.notes?.some((n) => n.includes('mappings')))) {
     throw new FormatError(file, `export ${world.index} "${world.name}"`, 0, 'the package is unversioned: the game\'s mappings (.usmap) are needed to read its level');
   }
 

@@ -68,6 +68,20 @@ export function buildGltfDocument(mesh: Mesh, opts: GlbOptions = {}): Document {
   return doc;
 }
 
+/**
+ * Adds LOD `lodIndex` of a static mesh to `doc` as one glTF mesh (its slots' materials, textures
+ * from `textures`), for a document that places it many times (a level: assets/level/gltf.ts).
+ * Undefined when the mesh has no such LOD.
+ */
+export function addStaticMesh(doc: Document, mesh: Mesh, lodIndex = 0, textures?: ReadonlyMap<string, Uint8Array>): GltfMesh | undefined {
+  const lod = mesh.lods[lodIndex];
+  if (!lod) return undefined;
+  const cache = new Map<string, Texture>();
+  const materials = mesh.materials.map((m) => writeMaterial(doc, m, textures, cache));
+  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+  return writeLod(doc, buffer, mesh, lod, lodIndex, materials);
+}
+
 /** One node per bone, parented as the skeleton says; the roots go in the scene. */
 function writeSkeleton(doc: Document, mesh: Mesh, scene: ReturnType<Document['createScene']>): Node[] {
   const nodes: Node[] = [];
