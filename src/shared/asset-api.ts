@@ -53,6 +53,8 @@ export interface AssetText {
   fileName: string;
   /** The text view's language: "unrealscript" for a class's source, else "plaintext". */
   language: string;
+  /** What the text is, when not the export's own text ("Blueprint bytecode as pseudo-code · 6 functions"). */
+  description?: string;
   text: string;
 }
 

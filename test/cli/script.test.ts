@@ -1,12 +1,16 @@
 // `pakscope script`: a Blueprint's functions as pseudo-code and as JSON, on the corpus's UE5.5
 // BP_ThirdPersonCharacter (sizes read from the .uexp by hand, see test/kismet/script.test.ts).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDirs } from '../fixtures/toc-writer.js';
 import { corpus } from '../support/corpus.js';
 import { buildCli, pakscope } from './run-cli.js';
 
 const BP = corpus('cooked/retoc55_BP_ThirdPersonCharacter.uasset');
 
 beforeAll(buildCli);
+afterAll(removeTempDirs);
 
 describe('pakscope script', () => {
   it('prints every function with its signature and code', async () => {
@@ -40,5 +44,13 @@ describe('pakscope script', () => {
     const r = await pakscope(['script', corpus('cooked/retoc54_BP_Table_Lamp.uasset')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('holds no functions');
+  });
+
+  it('extract --format convert writes a Blueprint as the same pseudo-code, through the converter registry', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const r = await pakscope(['extract', corpus('cooked'), '--out', out, '--format', 'convert', '--filter', '**/retoc55_BP_ThirdPersonCharacter*', '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const printed = await pakscope(['script', BP]);
+    expect(await readFile(join(out, 'retoc55_BP_ThirdPersonCharacter.txt'), 'utf8')).toBe(printed.out);
   });
 });

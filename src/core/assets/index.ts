@@ -14,6 +14,7 @@ import './locres/kind.js';
 import './font/kind.js';
 import './midi/kind.js';
 import './sprite/kind.js';
+import '../kismet/kind.js';
 import './material/kind.js';
 import './level/kind.js';
 import '../asset-registry/kind.js';
