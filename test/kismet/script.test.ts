@@ -142,3 +142,34 @@ describe('bad bytecode', () => {
     expect(() => decodeScript(new BinaryReader(bytes, 'x.uexp', d.scriptOffset), names, layout)).toThrow(`x.uexp: data at byte ${d.scriptOffset}: unknown bytecode token 0xa7`);
   });
 });
+
+describe('corrupted bytecode never crashes or hangs', () => {
+  it('every byte flip of real scripts is decoded or a FormatError', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const s = await read('cooked/retoc55_BP_ThirdPersonCharacter.uasset');
+    const uexp = new Uint8Array(await readFile(corpus('cooked/retoc55_BP_ThirdPersonCharacter.uexp')));
+    const layout: KismetLayout = { letProperty: true, textLiteralType: true, textWithNotes: false, setArrayExpr: true, fieldPaths: true, fieldPathOwner: true, doubles: true };
+    const names: KismetNames = {
+      name: (r) => { const at = r.pos; const i = r.i32(); r.i32(); if (i < 0 || i >= 145) throw r.error(`name ${i}`, at); return 'N'; },
+      object: (r) => { r.i32(); return null; },
+    };
+    let seed = 12345;
+    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % n; };
+    let errors = 0;
+    for (const f of s.functions) {
+      const d = f.data!;
+      const original = uexp.slice(d.scriptOffset, d.scriptOffset + d.storageSize);
+      for (let k = 0; k < 200; k++) {
+        const bytes = original.slice();
+        for (let j = 0; j < 3; j++) bytes[rand(bytes.length)] = rand(256);
+        try {
+          decodeScript(new BinaryReader(bytes, 'x.uexp', 0), names, layout);
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          errors++;
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(0);
+  });
+});
