@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
 import { makeTempDir, removeTempDirs } from '../fixtures/toc-writer.js';
 import { buildCli, pakscope } from './run-cli.js';
+import { parseGlb, validateGlb } from '../support/gltf-validator.js';
 
 const TAGGED = corpus('cue58/IoStore/Tagged/Zlib');
 const UNVERSIONED = corpus('cue58/IoStore/Unversioned/Zlib');
@@ -41,6 +42,20 @@ describe('pakscope level', () => {
     const m = await pakscope(['level', TAGGED, '/Game/Fixtures/Materials/MI_Fixture']);
     expect(m.code).toBe(2);
     expect(m.stderr).toMatch(/holds no World/);
+  });
+
+  it('-o writes the generated cell\'s level as a .glb: PartitionedMesh\'s SM_Fixture at its place', async () => {
+    const file = join(await makeTempDir(), 'cell.glb');
+    const cell = '/Game/Fixtures/Maps/WorldPartition/_Generated_/1WD4NAK7SVY0JF8AXYPOSA7U8';
+    const r = await pakscope(['level', TAGGED, cell, '-o', file]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/wrote .*cell\.glb: glTF 2\.0 binary, 1 mesh components of 1 meshes, 0 instances/);
+    const glb = new Uint8Array(await readFile(file));
+    expect((await validateGlb(glb)).errors).toEqual([]);
+    const node = (parseGlb(glb).json as { nodes: { name: string; mesh?: number; translation: number[]; scale: number[] }[] }).nodes.find((n) => n.name === 'PartitionedMesh.StaticMeshComponent0')!;
+    // The component's RelativeLocation (3200, -1600, 250) cm (inside the cell's cooked ContentBounds,
+    // x 3021..3378, y -1754..-1446, z 250..280) and scale (3, 2, 1.5), as glTF's (x, z, y) in metres.
+    expect([node.mesh, node.translation, node.scale]).toEqual([0, [32, 2.5, -16], [3, 1.5, 2]]);
   });
 
   it('extract --format convert writes each map as .json', async () => {

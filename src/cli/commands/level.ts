@@ -4,7 +4,9 @@
  * the static meshes and instances they place, the sublevels it streams and its World Partition
  * cells. The package's World export is found through the converter registry.
  */
+import { writeFile } from 'node:fs/promises';
 import { convertibleExports } from '../../core/assets/index.js';
+import { levelGlb } from '../../core/assets/level/gltf.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
 import { readLevel } from '../../core/assets/level/read.js';
 import type { LevelAsset, LevelComponent, Placement } from '../../core/assets/level/types.js';
@@ -39,21 +41,37 @@ export const levelCommand: Command = {
     '"class","worldAsset","package","transform"}],"cells":[{"name","spatiallyLoaded","grid",',
     '"package","worldAsset"}],"counts","notes"}; a transform is {"location":{x,y,z},',
     '"rotation":{pitch,yaw,roll},"quat":{x,y,z,w},"scale":{x,y,z}} in centimetres and degrees.',
+    '',
+    '-o FILE.glb writes the level as glTF 2.0 binary: every static mesh component at its world',
+    'transform, instances as child nodes, each mesh (LOD 0, read through the install) written once.',
   ].join('\n'),
   examples: [
     'pakscope level Paks /Game/Maps/Entry --usmap Game.usmap',
     'pakscope level Paks /Game/Maps/Entry --json',
+    'pakscope level Paks /Game/Maps/Entry -o Entry.glb',
   ],
   options: {
     usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
+    out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the level to FILE as glTF 2.0 binary (.glb), its static meshes placed.' },
   },
   positionals: { min: 1, max: 2 },
 
   async run(session, args, values) {
     const opts: ConvertOptions = { ...packageOptions(values), ...(await loadMappings(values, 'level')) };
-    const level = await withAssetPackage(session, args, opts, 'level', ({ source, model, path }) => readLevel(source, worldExport(model, path), opts));
+    const out = values['out'];
+    if (typeof out === 'string' && !/\.glb$/i.test(out)) throw new UsageError(`-o writes a .glb, not ${out}`, 'level');
+    const level = await withAssetPackage(session, args, opts, 'level', async ({ source, model, path }) => {
+      const l = await readLevel(source, worldExport(model, path), opts);
+      if (typeof out === 'string') {
+        const glb = await levelGlb(source, l, opts);
+        if (glb.note) session.out.note(`note: ${glb.note}`);
+        await writeFile(out, glb.data);
+        session.out.note(`wrote ${out}: glTF 2.0 binary, ${l.counts.meshComponents} mesh components of ${l.counts.meshes} meshes, ${l.counts.instances} instances, ${glb.data.length} bytes`);
+      }
+      return l;
+    });
     if (!level) return;
     for (const n of level.notes) session.out.note(`note: ${n}`);
     if (session.json) await session.out.line(JSON.stringify(level));
