@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { FONT_CONVERSION_FORMATS, SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -35,6 +35,9 @@ import type { Sound } from '../core/assets/sound/types.js';
 import { soundView } from './sounds.js';
 import { readSoundCue } from '../core/assets/sound/cue.js';
 import { fontKind } from '../core/assets/font/kind.js';
+import { readMidi } from '../core/assets/midi/read.js';
+import { readSprite, spriteImage } from '../core/assets/sprite/read.js';
+import { encodePng } from '../core/assets/texture/png.js';
 import { packageFontView, plainFontView } from './fonts.js';
 import { packageAssets } from './assets.js';
 import type {
@@ -578,6 +581,39 @@ export class Backend implements PakScopeApi {
     }
     const { packages, loc, exportIndex, mappings } = await this.fontExport(req, install);
     return packageFontView({ packages, path: loc.path, exportIndex, ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+  }
+
+  async spriteInfo(req: AssetRequest): Promise<SpriteView> {
+    const { packages, loc, exportIndex, mappings } = await this.kindExport(req, await this.install(req.installId), 'sprite', 'Paper2D sprite');
+    const opts = { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) };
+    const source = { packages, ref: loc.path };
+    const sprite = await readSprite(source, exportIndex, opts);
+    const { file: _file, ...facts } = sprite;
+    const dot = sprite.texture?.lastIndexOf('.') ?? -1;
+    const texturePath = sprite.texture ? packages.index.byPackageName(dot > sprite.texture.lastIndexOf('/') ? sprite.texture.slice(0, dot) : sprite.texture)?.file.path ?? null : null;
+    try {
+      return { ...facts, path: req.path, exportIndex, texturePath, png: encodePng(await spriteImage(source, sprite, opts)) };
+    } catch (e) {
+      return { ...facts, path: req.path, exportIndex, texturePath, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  async midiInfo(req: AssetRequest): Promise<MidiView> {
+    const { packages, loc, exportIndex, mappings } = await this.kindExport(req, await this.install(req.installId), 'midi', 'MidiFile');
+    const song = await readMidi({ packages, ref: loc.path }, exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+    return { ...song, path: req.path, exportIndex };
+  }
+
+  /** The export of the registry's view `view` a request names (the first by default), with the install's mappings. */
+  private async kindExport(req: AssetRequest, install: Install, view: string, what: string) {
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    const packages = this.packages.packagesOf(req.installId, install);
+    const loc = this.packages.locate(packages, req.path);
+    const { model } = await packages.open(loc, req.engine?.trim() ? { engine: req.engine.trim() } : {});
+    const found = packageAssets(model).find((a) => a.view === view && (req.exportIndex === undefined || a.exportIndex === req.exportIndex));
+    if (!found) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no ${what}` : `no export of this package is a ${what}`}`);
+    return { packages, loc, exportIndex: found.exportIndex, mappings };
   }
 
   /** The font export a request names (its first font export by default), with the install's mappings. */

@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -197,6 +197,10 @@ export interface PakScopeApi {
   soundCue(req: AssetRequest): Promise<SoundCueView>;
   /** A font: a FontFace's (or loose .ufont's) file with its family and style, or a Font's typefaces and their faces. */
   fontInfo(req: AssetRequest): Promise<FontView>;
+  /** A Paper2D sprite: its region of its baked source texture (a PNG) and facts. */
+  spriteInfo(req: AssetRequest): Promise<SpriteView>;
+  /** A MidiFile's ticks per quarter note and tracks of events. */
+  midiInfo(req: AssetRequest): Promise<MidiView>;
   /** A Wwise sound bank (.bnk): its events (named where the install's metadata names them) and embedded media. */
   soundBank(req: AssetRequest): Promise<SoundBankView>;
   /** A mesh's facts (LODs with their counts and sections, bones, morph targets, sockets, materials, bounds), what the mesh view shows beside it. */
@@ -412,6 +416,8 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   soundCue: ASSET,
   soundBank: ASSET,
   fontInfo: ASSET,
+  spriteInfo: ASSET,
+  midiInfo: ASSET,
   meshInfo: ASSET,
   meshGeometry: { ...ASSET, lod: 'number?' },
   animInfo: ASSET,

@@ -9,6 +9,7 @@ import type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, Mat
 import type { LevelActor, LevelAsset, LevelComponent, LevelCounts, LevelInstances, LevelLight, PartitionCell, Placement, StreamingLevel } from '../core/assets/level/types.js';
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
 import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
+import type { MidiSong } from '../core/assets/midi/read.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
 
@@ -287,6 +288,30 @@ export interface FontView {
   textures: { ref: string; path: string | null }[];
   glyphs: number;
   notes: string[];
+}
+
+/** A Paper2D sprite for the sprite view: its facts and its region of its texture as a PNG. */
+export interface SpriteView {
+  path: string;
+  exportIndex: number;
+  name: string;
+  /** The baked source texture's object path, and its package in this install's tree (null when missing). */
+  texture: string | null;
+  texturePath: string | null;
+  uv: [number, number];
+  size: [number, number];
+  pixelsPerUnrealUnit: number;
+  vertices: number;
+  /** The PNG `extract --format convert` writes; absent when it does not decode (see error). */
+  png?: Uint8Array;
+  error?: string;
+  notes: string[];
+}
+
+/** A MidiFile for the MIDI view: ticks per quarter note and each track's events. */
+export interface MidiView extends MidiSong {
+  path: string;
+  exportIndex: number;
 }
 
 /** A font file bigger than this is described but not sent to the view (a CJK font of 20 MB is). */

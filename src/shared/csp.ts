@@ -10,7 +10,8 @@ const DIRECTIVES: [string, string][] = [
   ['style-src', "'self' 'unsafe-inline'"],
   // Monaco's editor worker is bundled inline and started from a blob: URL (works from file:// too).
   ['worker-src', "'self' blob:"],
-  // Monaco's codicon font ships as a file next to the bundle.
+  // Monaco's codicon font ships as a file next to the bundle. The font view's faces are FontFace
+  // objects made from the bytes the API sent (an ArrayBuffer, not a URL), which font-src does not govern.
   ['font-src', "'self'"],
   // Package thumbnails: the page turns the image bytes the API sent into blob: URLs (its own
   // memory, never a remote or data: URL).

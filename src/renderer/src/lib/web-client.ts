@@ -168,6 +168,8 @@ export class WebClient implements PakScopeBridge {
   soundCue(req: ApiRequest<'soundCue'>) { return this.call('soundCue', req); }
   soundBank(req: ApiRequest<'soundBank'>) { return this.call('soundBank', req); }
   fontInfo(req: ApiRequest<'fontInfo'>) { return this.call('fontInfo', req); }
+  spriteInfo(req: ApiRequest<'spriteInfo'>) { return this.call('spriteInfo', req); }
+  midiInfo(req: ApiRequest<'midiInfo'>) { return this.call('midiInfo', req); }
   meshInfo(req: ApiRequest<'meshInfo'>) { return this.call('meshInfo', req); }
   meshGeometry(req: ApiRequest<'meshGeometry'>) { return this.call('meshGeometry', req); }
   animInfo(req: ApiRequest<'animInfo'>) { return this.call('animInfo', req); }
