@@ -34,6 +34,15 @@ describe('levelInfo', () => {
     expect(l.level.counts.instances).toBe(21);
   });
 
+  it('links WorldPartition\'s cell to its generated package, which opens as a level with SM_Fixture placed', async () => {
+    const l = await backend.levelInfo({ installId, path: `${MAPS}/WorldPartition.umap` });
+    const cell = l.level.cells[0]!;
+    const tree = l.links[cell.package!]!;
+    expect(tree).toMatch(new RegExp(`^${MAPS}/WorldPartition/_Generated_/[0-9A-Z]+\\.umap$`));
+    const generated = await backend.levelInfo({ installId, path: tree });
+    expect(generated.links['/Game/Fixtures/Meshes/SM_Fixture.SM_Fixture']).toBe('CUE4ParseFixtures/Content/Fixtures/Meshes/SM_Fixture.uasset');
+  });
+
   it('refuses a package with no World, and a request of the wrong shape', async () => {
     await expect(backend.levelInfo({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC3.uasset' })).rejects.toThrow(/no export of this package is a World/);
     expect(() => validateRequest('levelInfo', { installId, path: 3 })).toThrow(ApiValidationError);

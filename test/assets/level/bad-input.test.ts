@@ -99,6 +99,21 @@ describe('bad levels', () => {
     ]));
   });
 
+  it('a light component gives its intensity and colour; a light with neither gives an empty light', () => {
+    const l = levelOfPackage(pkg(['L'], [
+      exp('L', 'PointLight', `${LEVEL}.L`, [prop('RootComponent', `${LEVEL}.L.LightComponent0`)]),
+      exp('LightComponent0', 'PointLightComponent', `${LEVEL}.L.LightComponent0`, [
+        { name: 'Intensity', type: 'FloatProperty', value: 5000 },
+        { name: 'LightColor', type: 'StructProperty<Color>', value: { B: 10, G: 200, R: 255, A: 255 } },
+      ]),
+      exp('Dim', 'SpotLightComponent', `${LEVEL}.L.Dim`, []),
+    ]), 'Bad.umap', undefined);
+    const [light, dim] = l.actors[0]!.components;
+    expect(light!.light).toEqual({ intensity: 5000, color: { r: 255, g: 200, b: 10, a: 255 } });
+    expect(dim!.light).toEqual({});
+    expect(l.counts.lights).toBe(2);
+  });
+
   it('a package with no World, or an export that is not one, is a FormatError', () => {
     index = 0;
     const p: PackageProperties = { package: PKG, exports: [exp('T', 'Texture2D', `${PKG}.T`, [])] };
