@@ -36,6 +36,8 @@ import { soundView } from './sounds.js';
 import { readSoundCue } from '../core/assets/sound/cue.js';
 import { fontKind } from '../core/assets/font/kind.js';
 import { readMidi } from '../core/assets/midi/read.js';
+import { midiKind } from '../core/assets/midi/kind.js';
+import { spriteKind } from '../core/assets/sprite/kind.js';
 import { readSprite, spriteImage } from '../core/assets/sprite/read.js';
 import { encodePng } from '../core/assets/texture/png.js';
 import { packageFontView, plainFontView } from './fonts.js';
@@ -604,6 +606,16 @@ export class Backend implements PakScopeApi {
     return { ...song, path: req.path, exportIndex };
   }
 
+  /** Whether the export a request names (its first the registry knows by default) is a Paper2D sprite. */
+  private async isSprite(install: Install, req: AssetRequest): Promise<boolean> {
+    if (assetKindOfFile(req.path)) return false;
+    const packages = this.packages.packagesOf(req.installId, install);
+    const { model } = await packages.open(this.packages.locate(packages, req.path), req.engine?.trim() ? { engine: req.engine.trim() } : {});
+    const assets = packageAssets(model);
+    const asset = req.exportIndex !== undefined ? assets.find((a) => a.exportIndex === req.exportIndex) : assets[0];
+    return asset?.view === 'sprite';
+  }
+
   /** The export of the registry's view `view` a request names (the first by default), with the install's mappings. */
   private async kindExport(req: AssetRequest, install: Install, view: string, what: string) {
     const entry = this.installs.get(req.installId);
@@ -723,6 +735,16 @@ export class Backend implements PakScopeApi {
     const file = await this.saves.destination(install, req);
     if ((SOUND_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.soundFile(install, req), req.conflict);
     if ((FONT_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.fontFileOf(install, req), req.conflict);
+    if (req.format === 'mid') {
+      const { packages, loc, exportIndex, mappings } = await this.kindExport(req, install, 'midi', 'MidiFile');
+      const [mid] = await midiKind.convert!({ packages, ref: loc.path }, exportIndex, 'mid', { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+      return this.saves.write(file, mid!.data, req.conflict);
+    }
+    if (req.format === 'png' && await this.isSprite(install, req)) {
+      const { packages, loc, exportIndex, mappings } = await this.kindExport(req, install, 'sprite', 'Paper2D sprite');
+      const [png] = await spriteKind.convert!({ packages, ref: loc.path }, exportIndex, 'png', { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+      return this.saves.write(file, png!.data, req.conflict);
+    }
     if (req.format === 'glb') {
       const glb = await this.anims.isAnim(install, req) ? await this.anims.convert(install, req) : await this.meshes.convert(install, req);
       return this.saves.write(file, glb, req.conflict);

@@ -44,6 +44,9 @@ const SAVE_FILTERS: Record<string, { name: string; extensions: string[] }> = {
   dds: { name: 'DirectDraw Surface', extensions: ['dds'] },
   hdr: { name: 'Radiance HDR image', extensions: ['hdr'] },
   glb: { name: 'glTF binary', extensions: ['glb'] },
+  ttf: { name: 'TrueType font', extensions: ['ttf'] },
+  otf: { name: 'OpenType font', extensions: ['otf'] },
+  mid: { name: 'Standard MIDI file', extensions: ['mid'] },
 };
 
 /** The save dialog for a conversion of format `format` (png, dds, hdr), suggesting `name`. */

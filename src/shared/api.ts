@@ -429,7 +429,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },
   assetRegistry: { installId: 'string', path: 'string' },
-  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2'] },
+  pickSaveFile: { name: 'string', format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2', 'mid'] },
   compareInstalls: { oldId: 'string', newId: 'string' },
   closeComparison: { comparisonId: 'string' },
   comparisonDir: { comparisonId: 'string', path: 'string', changesOnly: 'boolean?' },
@@ -441,7 +441,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   cancelSearch: { searchId: 'string' },
   sizeMap: { installId: 'string', path: 'string', width: 'number?', height: 'number?', measure: ['enum?', 'size', 'stored'] },
   saveConversion: {
-    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2', 'mid'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },
 };
 

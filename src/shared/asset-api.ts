@@ -235,7 +235,7 @@ export const SOUND_CONVERSION_FORMATS: readonly SoundConversionFormat[] = ['wav'
 /** What a font saves as: its file in its own format (fonts are not transcoded). */
 export type FontConversionFormat = 'ttf' | 'otf' | 'ttc' | 'woff' | 'woff2';
 export const FONT_CONVERSION_FORMATS: readonly FontConversionFormat[] = ['ttf', 'otf', 'ttc', 'woff', 'woff2'];
-export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat | 'glb' | FontConversionFormat;
+export type ConversionFormat = 'png' | 'dds' | 'hdr' | SoundConversionFormat | 'glb' | FontConversionFormat | 'mid';
 
 /** One font file for the font view: its facts and bytes (the view renders its sample with them). */
 export interface FontFaceFacts {

@@ -6,10 +6,13 @@
  * fixture test), the tracks the song map names, middle C on and off, 120 BPM. Screenshots go to
  * test-artifacts/. Any console error fails.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
 import { readReferenceImage } from '../support/reference-image.js';
+import { parseSmf } from '../support/smf-reference.js';
 import { ARTIFACTS, skipBrowser, poll as pollUi, selectInTree, useWebSession } from './web-session.js';
 
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
@@ -17,6 +20,9 @@ const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
 
 describe.skipIf(skipBrowser)('sprites and MIDI in Chromium (browser host)', () => {
   const web = useWebSession(corpus('cue58/IoStore/Tagged/Uncompressed'));
+  let tmp: string;
+  beforeAll(async () => { tmp = await mkdtemp(join(tmpdir(), 'pakscope-sprite-midi-e2e-')); });
+  afterAll(async () => { await rm(tmp, { recursive: true, force: true }); });
 
   it('shows Sprite_Fixture\'s region of its texture and its facts', async () => {
     const { page } = web;
@@ -42,6 +48,13 @@ describe.skipIf(skipBrowser)('sprites and MIDI in Chromium (browser host)', () =
     expect(pixel[3]).toBe(want[3]);
     for (let k = 0; k < 3; k++) expect(Math.abs(pixel[k]! - want[k]!)).toBeLessThanOrEqual(Math.ceil(255 / want[3]!));
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-sprite.png') });
+    // Save as PNG: a 16 x 16 PNG (its signature and IHDR size).
+    await page.getByTestId('sprite-save-png').click();
+    await page.getByTestId('sprite-save-path').fill(join(tmp, 'Sprite_Fixture.png'));
+    await page.getByTestId('sprite-save-confirm').click();
+    await poll(() => page.getByTestId('sprite-note').textContent()).toMatch(/^Saved .*Sprite_Fixture\.png/);
+    const png = await readFile(join(tmp, 'Sprite_Fixture.png'));
+    expect([png.subarray(1, 4).toString(), png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(['PNG', 16, 16]);
     expect(web.problems).toEqual([]);
   });
 
@@ -56,6 +69,12 @@ describe.skipIf(skipBrowser)('sprites and MIDI in Chromium (browser host)', () =
     expect(rows.some((r) => r.startsWith('01.00Note on') && r.includes('C4 (60) velocity 100'))).toBe(true);
     expect(rows.some((r) => r.startsWith('9602.00Note off') && r.includes('C4 (60)'))).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-midi.png') });
+    await page.getByTestId('midi-save-mid').click();
+    await page.getByTestId('midi-save-path').fill(join(tmp, 'MIDI_Fixture.mid'));
+    await page.getByTestId('midi-save-confirm').click();
+    await poll(() => page.getByTestId('midi-note').textContent()).toMatch(/^Saved .*MIDI_Fixture\.mid/);
+    const smf = parseSmf(new Uint8Array(await readFile(join(tmp, 'MIDI_Fixture.mid'))));
+    expect([smf.format, smf.division, smf.tracks.length]).toEqual([1, 960, 2]);
     expect(web.problems).toEqual([]);
   });
 });
