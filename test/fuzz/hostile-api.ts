@@ -21,6 +21,7 @@ import { Backend } from '../../src/backend/backend.js';
 import { noDialogs } from '../../src/backend/dialogs.js';
 import { startHost, TOKEN_HEADER, type RunningHost } from '../../src/host/server.js';
 import { API_METHODS, type ApiEvent } from '../../src/shared/api.js';
+import { decodeFrame, FRAME_TYPE } from '../../src/shared/wire.js';
 import { corpus } from '../support/corpus.js';
 import type { Rng } from './mutate.js';
 
@@ -183,7 +184,14 @@ export class HostileApiEnv {
       }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          // An answer holding byte arrays (readFile's) comes as a binary frame: read as JSON with each array as its length.
+          const body = res.headers['content-type'] === FRAME_TYPE
+            ? JSON.stringify(decodeFrame(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)), (_k, v: unknown) => (v instanceof Uint8Array ? { bytes: v.byteLength } : v))
+            : bytes.toString('utf8');
+          done({ status: res.statusCode ?? 0, body });
+        });
       });
       req.on('error', fail);
       req.end(body);
