@@ -11,20 +11,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, openPackageFromTree } from './web-session.js';
 
 const MAPS = 'CUE4ParseFixtures/Content/Fixtures/Maps';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
-
-async function openPackage(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-  await page.keyboard.press('Enter');
-  await poll(() => page.getByTestId('package-name').textContent()).toBe(`/Game/${path.slice('CUE4ParseFixtures/Content/'.length).replace(/\.(uasset|umap)$/, '')}`);
-}
 
 const component = (page: Page, name: string) => page.getByTestId('level-details').locator(`[data-testid="level-component"][data-name="${name}"]`);
 const instances = (page: Page, name: string) => page.getByTestId('level-details').locator(`[data-testid="level-instances"][data-name="${name}"]`);
@@ -36,7 +26,7 @@ describe.skipIf(skipBrowser)('levels in Chromium (browser host)', () => {
     const { page } = web;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
-    await openPackage(page, 'Instancing', `${MAPS}/Instancing.umap`);
+    await openPackageFromTree(page, 'Instancing', `${MAPS}/Instancing.umap`);
     await poll(() => page.getByTestId('package-tab-view-level').getAttribute('aria-selected')).toBe('true');
     await poll(() => page.getByTestId('level-name').textContent()).toBe('Instancing');
     expect(await page.getByTestId('level-actor').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')))).toEqual(['WorldSettings', 'InstancingFixture', 'InstancedFoliageActor']);
@@ -69,7 +59,7 @@ describe.skipIf(skipBrowser)('levels in Chromium (browser host)', () => {
     const { page } = web;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
-    await openPackage(page, 'Streaming', `${MAPS}/Streaming.umap`);
+    await openPackageFromTree(page, 'Streaming', `${MAPS}/Streaming.umap`);
     await poll(() => page.getByTestId('level-name').textContent()).toBe('Streaming');
     await page.getByTestId('level-actor').filter({ hasText: 'AttachmentFixture' }).click();
     const child = component(page, 'AttachmentChild');

@@ -10,20 +10,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, openPackageFromTree } from './web-session.js';
 
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
-
-async function openPackage(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-  await page.keyboard.press('Enter');
-  await poll(() => page.getByTestId('package-name').textContent()).toBe(`/Game/${path.slice('CUE4ParseFixtures/Content/'.length).replace(/\.uasset$/, '')}`);
-}
 
 const param = (page: Page, kind: string, name: string) => page.getByTestId('material-view').locator(`[data-testid="material-param"][data-kind="${kind}"][data-name="${name}"]`);
 const cellText = async (page: Page, kind: string, name: string, cell: string) => (await param(page, kind, name).getByTestId(cell).first().textContent())?.trim();
@@ -35,7 +25,7 @@ describe.skipIf(skipBrowser)('materials in Chromium (browser host)', () => {
     const { page } = web;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
-    await openPackage(page, 'MI_Fixture', `${FIXTURES}/Materials/MI_Fixture.uasset`);
+    await openPackageFromTree(page, 'MI_Fixture', `${FIXTURES}/Materials/MI_Fixture.uasset`);
     await poll(() => page.getByTestId('package-tab-view-material').getAttribute('aria-selected')).toBe('true');
     await poll(() => page.getByTestId('material-name').textContent()).toBe('MI_Fixture');
     expect(await page.getByTestId('material-chain-link').allTextContents()).toEqual(['M_Fixture']);
@@ -62,7 +52,7 @@ describe.skipIf(skipBrowser)('materials in Chromium (browser host)', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-material-texture.png') });
 
     // Back to the instance; its chain link opens the base material, whose cooked defaults show.
-    await openPackage(page, 'MI_Fixture', `${FIXTURES}/Materials/MI_Fixture.uasset`);
+    await openPackageFromTree(page, 'MI_Fixture', `${FIXTURES}/Materials/MI_Fixture.uasset`);
     await poll(() => page.getByTestId('material-name').textContent()).toBe('MI_Fixture');
     await page.getByTestId('material-chain-link').click();
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Materials/M_Fixture');

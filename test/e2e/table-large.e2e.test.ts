@@ -10,20 +10,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, openPackageFromTree } from './web-session.js';
 
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 30_000);
 const ROWS = 100_000;
-
-async function openPackage(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-  await page.keyboard.press('Enter');
-}
 
 const headers = (page: Page) => page.getByTestId('asset-table-rows').locator('[role="columnheader"]').allTextContents();
 
@@ -46,7 +37,7 @@ describe.skipIf(skipBrowser)('large and nested tables in Chromium (browser host)
     const { page } = web;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
-    await openPackage(page, 'DT_AllProperties', `${FIXTURES}/DataTables/DT_AllProperties.uasset`);
+    await openPackageFromTree(page, 'DT_AllProperties', `${FIXTURES}/DataTables/DT_AllProperties.uasset`);
     await poll(() => page.getByTestId('asset-table-name').textContent()).toBe('DT_AllProperties');
     await page.getByTestId('asset-table-flatten').click();
     await poll(() => headers(page)).toEqual(expect.arrayContaining(['Nested.Marker', 'Nested.Label', 'Nested.bEnabled']));

@@ -8,20 +8,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, openPackageFromTree } from './web-session.js';
 
 const FIXTURES = 'CUE4ParseFixtures/Content/Fixtures';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
-
-async function openPackage(page: Page, filter: string, path: string): Promise<void> {
-  await page.getByTestId('filter').fill(filter);
-  await page.waitForTimeout(400);
-  const row = page.getByTestId('tree').locator(`.row[data-path="${path}"]`);
-  await row.click();
-  await poll(() => row.getAttribute('aria-selected')).toBe('true');
-  await page.keyboard.press('Enter');
-  await poll(() => page.getByTestId('package-name').textContent()).toBe(`/Game/${path.slice('CUE4ParseFixtures/Content/'.length).replace(/\.uasset$/, '')}`);
-}
 
 /** The first cell of each shown row (the row names), top to bottom. */
 const rowNames = (page: Page) => page.getByTestId('asset-table-rows').locator('.row').evaluateAll((rows) =>
@@ -35,7 +25,7 @@ describe.skipIf(skipBrowser)('tables in Chromium (browser host)', () => {
     const { page } = web;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(web.session.url);
-    await openPackage(page, 'DT_AllProperties', `${FIXTURES}/DataTables/DT_AllProperties.uasset`);
+    await openPackageFromTree(page, 'DT_AllProperties', `${FIXTURES}/DataTables/DT_AllProperties.uasset`);
     await poll(() => page.getByTestId('package-tab-view-table').getAttribute('aria-selected')).toBe('true');
     await poll(() => page.getByTestId('asset-table-name').textContent()).toBe('DT_AllProperties');
     await poll(() => rowNames(page)).toEqual(['Alpha', 'Beta', 'Defaults']);
@@ -54,12 +44,12 @@ describe.skipIf(skipBrowser)('tables in Chromium (browser host)', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-table.png') });
     await page.getByTestId('asset-table-rows-filter').fill('');
 
-    await openPackage(page, 'ST_Fixed', `${FIXTURES}/StringTables/ST_Fixed.uasset`);
+    await openPackageFromTree(page, 'ST_Fixed', `${FIXTURES}/StringTables/ST_Fixed.uasset`);
     await poll(() => page.getByTestId('asset-table-name').textContent()).toBe('ST_Fixed');
     await poll(() => rowNames(page)).toEqual(['Greeting', 'Unicode', 'Empty']);
     expect(await page.getByTestId('asset-table').textContent()).toContain('Hello from Frankfurt');
 
-    await openPackage(page, 'CT_Rich', `${FIXTURES}/Curves/CT_Rich.uasset`);
+    await openPackageFromTree(page, 'CT_Rich', `${FIXTURES}/Curves/CT_Rich.uasset`);
     await poll(() => page.getByTestId('asset-table-name').textContent()).toBe('CT_Rich');
     await poll(() => rowNames(page)).toEqual(['Cubic', 'Mixed']);
     expect(await page.getByTestId('asset-table').textContent()).toContain('CycleWithOffset');

@@ -39,6 +39,17 @@ export async function selectInTree(page: Page, filter: string, path: string): Pr
   await poll(() => row.getAttribute('aria-selected'), 30_000).toBe('true');
 }
 
+/**
+ * Selects a project's content file in the tree (`<Project>/Content/<rest>.uasset|.umap`), opens it
+ * with Enter, and waits for its package view: the name shown is `/Game/<rest>`.
+ */
+export async function openPackageFromTree(page: Page, filter: string, path: string): Promise<void> {
+  await selectInTree(page, filter, path);
+  await page.keyboard.press('Enter');
+  const name = path.replace(/^[^/]+\/Content\//, '/Game/').replace(/\.(uasset|umap)$/, '');
+  await poll(() => page.getByTestId('package-name').textContent(), 30_000).toBe(name);
+}
+
 /** A WebGL canvas read back: how many pixels differ from the background (its first pixel), and a hash of them all. */
 export function canvasPixels(page: Page, testId: string): Promise<{ drawn: number; hash: number; width: number }> {
   return page.getByTestId(testId).evaluate((c: HTMLCanvasElement) => {
