@@ -5,6 +5,7 @@
  */
 import { readLevel } from '../core/assets/level/read.js';
 import type { LevelAsset } from '../core/assets/level/types.js';
+import { treePathsOf } from '../core/package/object-path.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { Usmap } from '../core/usmap/types.js';
 import type { AssetRequest, LevelView } from '../shared/asset-api.js';
@@ -12,16 +13,8 @@ import { packageAssets } from './assets.js';
 import type { PackageService } from './packages.js';
 import { RequestError } from './request-error.js';
 
-/** "/Game/M/SM.SM" or "/Game/M/SM" -> "/Game/M/SM". */
-function packageName(p: string): string {
-  const slash = p.lastIndexOf('/');
-  const dot = p.indexOf('.', slash);
-  return dot < 0 ? p : p.slice(0, dot);
-}
-
 /** Object and package paths the level names -> tree paths of the packages the install holds. */
 export function levelLinks(l: LevelAsset, packages: InstallPackages): Record<string, string> {
-  const links: Record<string, string> = Object.create(null) as Record<string, string>;
   const paths: string[] = [];
   for (const a of l.actors) {
     for (const c of a.components) {
@@ -31,12 +24,7 @@ export function levelLinks(l: LevelAsset, packages: InstallPackages): Record<str
   }
   for (const s of l.streamingLevels) paths.push(...[s.worldAsset, s.package].filter((x): x is string => x !== null));
   for (const c of l.cells) paths.push(...[c.worldAsset, c.package].filter((x): x is string => x !== null));
-  for (const p of paths) {
-    if (p in links) continue;
-    const tree = packages.index.byPackageName(packageName(p))?.file.path;
-    if (tree !== undefined) links[p] = tree;
-  }
-  return links;
+  return treePathsOf(paths, packages);
 }
 
 export async function readLevelView(packages: InstallPackages, service: PackageService, req: AssetRequest, mappings: Usmap | undefined): Promise<LevelView> {

@@ -5,6 +5,7 @@
  */
 import { readMaterial } from '../core/assets/material/read.js';
 import type { MaterialAsset } from '../core/assets/material/types.js';
+import { treePathsOf } from '../core/package/object-path.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { Usmap } from '../core/usmap/types.js';
 import type { AssetRequest, MaterialView } from '../shared/asset-api.js';
@@ -14,20 +15,11 @@ import { RequestError } from './request-error.js';
 
 /** Object paths of the chain and of every texture -> tree paths of the packages the install holds. */
 export function materialLinks(m: MaterialAsset, packages: InstallPackages): Record<string, string> {
-  const links: Record<string, string> = Object.create(null) as Record<string, string>;
-  const paths = [
+  return treePathsOf([
     ...m.chain.flatMap((l) => [l.path, ...(l.parent !== null ? [l.parent] : [])]),
     ...m.parameters.flatMap((p) => (p.kind === 'texture' && typeof p.value === 'string' ? [p.value] : [])),
     ...m.referencedTextures,
-  ];
-  for (const p of paths) {
-    if (p in links) continue;
-    const slash = p.lastIndexOf('/');
-    const dot = p.indexOf('.', slash);
-    const tree = packages.index.byPackageName(dot < 0 ? p : p.slice(0, dot))?.file.path;
-    if (tree !== undefined) links[p] = tree;
-  }
-  return links;
+  ], packages);
 }
 
 export async function readMaterialView(packages: InstallPackages, service: PackageService, req: AssetRequest, mappings: Usmap | undefined): Promise<MaterialView> {

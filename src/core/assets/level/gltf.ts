@@ -8,7 +8,8 @@
 import { Document, NodeIO, VertexLayout, type Mesh as GltfMesh, type Node } from '@gltf-transform/core';
 import { readMesh } from '../mesh/kind.js';
 import { addStaticMesh } from '../mesh/gltf/write.js';
-import { packageOfObjectPath, readMeshTextures } from '../mesh/gltf/textures.js';
+import { readMeshTextures } from '../mesh/gltf/textures.js';
+import { packageOfObjectPath } from '../../package/object-path.js';
 import { toGltfAxes, toGltfPosition, toGltfQuat } from '../mesh/gltf/axes.js';
 import type { AssetSource, ConvertedFile, ConvertOptions } from '../registry.js';
 import type { LevelAsset, Placement } from './types.js';

@@ -6,6 +6,7 @@
  * properties of an unexpected type become notes; what reads still shows.
  */
 import { FormatError } from '../../errors.js';
+import { packageOfObjectPath } from '../../package/object-path.js';
 import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { ExportProperties, PackageProperties, PropertyEntry, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
@@ -91,14 +92,6 @@ class Reader {
     return placementFromQuat(this.vec(f['Translation'], `${what}.Translation`, ZERO), this.quat(f['Rotation'], `${what}.Rotation`), this.vec(f['Scale3D'], `${what}.Scale3D`, ONE));
   }
 }
-
-/** "/Game/M/Sub.Sub" -> "/Game/M/Sub". */
-const packageOfObject = (path: string): string => {
-  const colon = path.indexOf(':');
-  const p = colon >= 0 ? path.slice(0, colon) : path;
-  const dot = p.lastIndexOf('.');
-  return dot > p.lastIndexOf('/') ? p.slice(0, dot) : p;
-};
 
 /** "a.b:c.d" -> "a.b:c": the outer of an export path. */
 const outerOf = (path: string): string => {
@@ -337,7 +330,7 @@ function streamingLevel(rd: Reader, e: ExportProperties, path: string): Streamin
   const toLoad = rd.str(v['PackageNameToLoad'], `${e.name}.PackageNameToLoad`);
   return {
     name: e.name, path, class: e.class, worldAsset,
-    package: toLoad && toLoad !== 'None' ? toLoad : worldAsset ? packageOfObject(worldAsset) : null,
+    package: toLoad && toLoad !== 'None' ? toLoad : worldAsset ? packageOfObjectPath(worldAsset) : null,
     transform: rd.transform(v['LevelTransform'], `${e.name}.LevelTransform`),
   };
 }

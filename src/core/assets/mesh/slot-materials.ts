@@ -9,6 +9,7 @@
  * marks as something else. A material that is not in the install, or does not read, leaves its
  * slot as it was.
  */
+import { packageOfObjectPath } from '../../package/object-path.js';
 import type { InstallPackages } from '../../package/open-package.js';
 import { readMaterial } from '../material/read.js';
 import type { EffectiveParameter, MaterialAsset } from '../material/types.js';
@@ -68,8 +69,7 @@ export async function resolveSlotMaterials(packages: InstallPackages, mesh: Mesh
     let look = looks.get(slot.material);
     if (look === undefined) {
       opts.signal?.throwIfAborted();
-      const dot = slot.material.lastIndexOf('.');
-      const pkg = dot > slot.material.lastIndexOf('/') ? slot.material.slice(0, dot) : slot.material;
+      const pkg = packageOfObjectPath(slot.material);
       look = null;
       if (packages.index.byPackageName(pkg)) {
         try {

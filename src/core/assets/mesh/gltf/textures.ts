@@ -5,6 +5,7 @@
  * Only textures of an install can be found (a mesh file on disk names them by package path, not
  * by file); a texture that cannot be read is left out with a note saying why.
  */
+import { packageOfObjectPath } from '../../../package/object-path.js';
 import type { AssetSource, ConvertOptions } from '../../registry.js';
 import { readTexture } from '../../texture/kind.js';
 import { canDecode } from '../../texture/convert.js';
@@ -18,11 +19,6 @@ export interface MeshTextures {
   notes: string[];
 }
 
-/** The package of an object path: "/Game/T/T_A.T_A" -> "/Game/T/T_A". */
-export const packageOfObjectPath = (path: string): string => {
-  const dot = path.lastIndexOf('.');
-  return dot > path.lastIndexOf('/') ? path.slice(0, dot) : path;
-};
 
 /** PNGs of the textures of `mesh`'s materials (the largest mip the install has). */
 export async function readMeshTextures(source: AssetSource, mesh: Mesh, opts: ConvertOptions = {}): Promise<MeshTextures> {
