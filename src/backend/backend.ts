@@ -331,7 +331,7 @@ export class Backend implements PakScopeApi {
         ?? (wait > 0 ? await Promise.race([pending, new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), wait); })]) : undefined);
       clearTimeout(timer);
       if (!names) {
-        void pending.then(() => this.emit({ type: 'wwise-names-ready', installId: req.installId }));
+        void pending.then(() => { if (this.wwiseLabels.get(req.installId) === pending) this.emit({ type: 'wwise-names-ready', installId: req.installId }); });
         return entries;
       }
       for (const e of entries) {
@@ -363,9 +363,13 @@ export class Backend implements PakScopeApi {
     let names = this.wwiseLabels.get(installId);
     if (!names) {
       names = (async () => {
+        // A close aborts the read (its signal is checked before each file): a closed install is not read.
         const entry = this.installs.get(installId);
-        const mappings = entry ? (await this.mappings.forInstall(entry.root).catch(() => undefined))?.usmap : undefined;
-        return installMediaNames(this.packages.packagesOf(installId, install), mappings ? { mappings } : {});
+        if (!entry) return emptyNames();
+        const { signal } = entry.abort;
+        const mappings = (await this.mappings.forInstall(entry.root).catch(() => undefined))?.usmap;
+        signal.throwIfAborted();
+        return installMediaNames(this.packages.packagesOf(installId, install), { signal, ...(mappings ? { mappings } : {}) });
       })().catch(() => emptyNames()).then((read) => {
         // Only the names of the install as it still is (not closed or changed meanwhile).
         if (this.wwiseLabels.get(installId) === names) {

@@ -155,6 +155,37 @@ describe('Wwise media named by the events that play them (the tree and the sound
     }
   });
 
+  it('closing an install while its Wwise names are read stops the read: no file of the closed install is read after, no event for it, nothing unhandled', async () => {
+    const quick = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, wwiseNamesWaitMs: 0, wwiseNamesAtOpen: false });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown): void => { unhandled.push(e); };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const id = (await quick.openInstall({ path: join(dir, 'events', 'WwiseEvents-Windows.pak') })).id;
+      // The install's one archive, counted from the close on (private: the read is in the background).
+      const install = (quick as unknown as { installs: Map<string, { install: { archives: { read: (...a: unknown[]) => Promise<Uint8Array> }[] } }> }).installs.get(id)!.install;
+      let closed = false;
+      let readsAfterClose = 0;
+      for (const archive of install.archives) {
+        const read = archive.read.bind(archive);
+        archive.read = (...a: unknown[]) => { if (closed) readsAfterClose++; return read(...a); };
+      }
+      const events: unknown[] = [];
+      quick.onEvent((e) => { if (e.type === 'wwise-names-ready') events.push(e); });
+      // The listing starts the read and answers at once (it does not wait); the install closes meanwhile.
+      expect((await quick.listDir({ installId: id, path: 'Game/Content/WwiseAudio/Media' })).map((e) => e.label)).toEqual([undefined, undefined, undefined, undefined]);
+      closed = true;
+      await quick.closeInstall({ installId: id });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(readsAfterClose).toBe(0);
+      expect(events).toEqual([]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await quick.close();
+    }
+  });
+
   it('a listing that cannot wait for the names answers without labels, and wwise-names-ready follows; the next listing has them', async () => {
     const quick = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true, wwiseNamesWaitMs: 0, wwiseNamesAtOpen: false });
     try {
