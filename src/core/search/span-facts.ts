@@ -17,7 +17,7 @@
  * for the package's own export i.
  */
 
-import { hexWords } from '../hash/cityhash64.js';
+import { hexWords, toLowerAscii } from '../hash/cityhash64.js';
 import { ByteInterner } from './byte-interner.js';
 import { textHash } from './string-ids.js';
 
@@ -200,7 +200,7 @@ export class SpanFactsWriter {
   /** The key of a package name ASCII-lowercased (its package id's input), by the name as the engine displays it. */
   packageKey(packageName: string): number {
     const bytes = latin1Bytes(packageName);
-    if (!bytes) return this.key(asciiLower(packageName));
+    if (!bytes) return this.key(toLowerAscii(packageName));
     asciiLowerBytes(bytes, 0, packageName.length);
     return this.latin1Key(bytes, 0, packageName.length);
   }
@@ -361,20 +361,12 @@ function latin1Bytes(s: string): Uint8Array | undefined {
   return b;
 }
 
-/** Lowercases the ASCII letters of bytes [start, end) of `b` in place (as asciiLower does the characters). */
+/** Lowercases the ASCII letters of bytes [start, end) of `b` in place (as toLowerAscii does the characters). */
 function asciiLowerBytes(b: Uint8Array, start: number, end: number): void {
   for (let i = start; i < end; i++) {
     const c = b[i]!;
     if (c >= 0x41 && c <= 0x5a) b[i] = c + 0x20;
   }
-}
-
-/** Lowercases ASCII letters only, as the package id's hash does (FPackageId::FromName). */
-export function asciiLower(s: string): string {
-  // All ASCII (the usual case): toLowerCase changes exactly the ASCII letters.
-  // eslint-disable-next-line no-control-regex
-  if (!/[^\x00-\x7f]/.test(s)) return s.toLowerCase();
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 /** Characters made in one String.fromCharCode call at most (its arguments are bounded). */
