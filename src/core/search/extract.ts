@@ -6,13 +6,12 @@
  * alone when strings are not wanted; they name their classes and imports by hash, and the index
  * names them once every package is in (zen-records.ts).
  */
-import { getCodec } from '../codecs/registry.js';
 import { ZenLayout } from '../engine-versions.js';
 import { parseLocres, cultureOf } from '../assets/locres/read.js';
 import { parseClassicPackageModel } from '../package-model.js';
 import type { ObjectRef } from '../zen/object-index.js';
 import { parseZenPackage } from '../zen/zen-package.js';
-import { isStoredCodec, PLAN_STRIDE, PlanField, planBlockCount, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
+import { decodesPrefix, isStoredCodec, PLAN_STRIDE, PlanField, planBlockCount, runBlockPlan, type BlockPlan, type RangeReader, type Scratch } from '../workers/block-plan.js';
 import { scanFStrings } from './fstring-scan.js';
 import { NO_REF, RecordStatus, SpanFactsWriter, type SpanReply, type StringTable } from './span-facts.js';
 import { NeedsBytes, writeZenSearchHead } from './zen-search-head.js';
@@ -116,14 +115,9 @@ function peekBytes(plan: BlockPlan, first: number): number {
   if (first >= planBlockCount(plan)) return PEEK_BYTES;
   const o = first * PLAN_STRIDE;
   const codec = plan.codecs[plan.blocks[o + PlanField.codec]! | 0]!;
-  if (isStoredCodec(codec)) return PEEK_BYTES;
-  let stops = false;
-  try {
-    stops = getCodec(codec).decodePrefix !== undefined;
-  } catch {
-    // An unknown codec: the read names it.
-  }
-  return stops ? PEEK_BYTES : Math.max(PEEK_BYTES, plan.blocks[o + PlanField.take]!);
+  // A stored block, or one whose codec stops early, costs what the bytes read cost.
+  if (isStoredCodec(codec) || decodesPrefix(codec)) return PEEK_BYTES;
+  return Math.max(PEEK_BYTES, plan.blocks[o + PlanField.take]!);
 }
 
 /** Stored bytes read ahead at most: a span's blocks lie together in one file, and one read beats one per package. */

@@ -232,13 +232,7 @@ function singleBlockOutput(plan: BlockPlan, reader: RangeReader, scratch: Scratc
   }
   const whole = b[PlanField.uncompressed] === plan.size;
   // The block's first bytes only (a header): decoded no further where the codec can stop early.
-  const codec = plan.codecs[b[PlanField.codec]! | 0]!;
-  let prefix = false;
-  try {
-    prefix = !whole && !isStoredCodec(codec) && getCodec(codec).decodePrefix !== undefined;
-  } catch {
-    // An unknown codec: decodeBlock throws it, tagged with the block.
-  }
+  const prefix = !whole && decodesPrefix(plan.codecs[b[PlanField.codec]! | 0]!);
   const out = whole || prefix ? (reuseOutput ? scratch.output(plan.size) : new Uint8Array(plan.size)) : undefined;
   const decoded = decodeBlock(plan, 0, bytes, whole ? out : undefined, reuseOutput, prefix ? out : undefined);
   if (out && decoded === out) return out;
@@ -301,6 +295,19 @@ function aesParams(plan: BlockPlan, k: number): AesParams {
   if (!plan.ctrIvs) return { mode: 'ecb', key: plan.key };
   const iv = plan.blocks[k * PLAN_STRIDE + PlanField.iv]!;
   return { mode: 'ctr', key: plan.key, iv: plan.ctrIvs.subarray(iv * 12, iv * 12 + 12), blockIndex: plan.blocks[k * PLAN_STRIDE + PlanField.ctrBlock]! };
+}
+
+/**
+ * Whether the (compressed) codec can decode a block's first bytes only (Codec.decodePrefix).
+ * False for stored blocks and for an unknown codec (its read names it, tagged with the block).
+ */
+export function decodesPrefix(codec: string): boolean {
+  if (isStoredCodec(codec)) return false;
+  try {
+    return getCodec(codec).decodePrefix !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 export function isStoredCodec(codec: string): boolean {
