@@ -47,7 +47,7 @@ describe('decodePrefix: a block decoded only as far as asked (a package header r
   it('gives the first bytes of every Zlib block, and of LZ4 blocks of the same chunks, as the whole decode does', async () => {
     const c = loadContainer(corpus(`${CUE58}/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc`));
     const zlib = getCodec('Zlib'), lz4 = getCodec('LZ4');
-    let blocks = 0;
+    let blocks = 0, cutFailures = 0;
     for (let entry = 0; entry < c.toc.header.entryCount; entry++) {
       for (const job of chunkJobs(c, entry).jobs) {
         if (job.codec !== 'Zlib') continue;
@@ -65,9 +65,23 @@ describe('decodePrefix: a block decoded only as far as asked (a package header r
         // More than the block holds is an error, not zeros.
         expect(() => zlib.decodePrefix!(data, new Uint8Array(whole.length + 1))).toThrow(DecodeError);
         expect(() => lz4.decodePrefix!(packed, new Uint8Array(whole.length + 1))).toThrow(DecodeError);
+        // A cut stream: a DecodeError, or the right bytes where the cut left enough; never wrong bytes.
+        for (const cut of [0, 1, data.length >> 2, data.length >> 1, data.length - 1]) {
+          const out = new Uint8Array(whole.length);
+          try {
+            zlib.decodePrefix!(data.subarray(0, cut), out);
+          } catch (e) {
+            expect(e, `Zlib block of chunk ${entry} cut to ${cut} bytes`).toBeInstanceOf(DecodeError);
+            cutFailures++;
+            continue;
+          }
+          expect(Buffer.from(out).equals(whole), `Zlib block of chunk ${entry} cut to ${cut} bytes`).toBe(true);
+        }
         blocks++;
       }
     }
     expect(blocks).toBeGreaterThan(100);
+    // Cut to nothing, one byte or a half, a block cannot give all its bytes.
+    expect(cutFailures).toBeGreaterThanOrEqual(3 * blocks);
   });
 });
