@@ -4,6 +4,7 @@
  * interpolates compressed keys) and from the skeleton's reference pose elsewhere; and the
  * curves' values (linear, constant or cubic Hermite keys). Engine axes and units.
  */
+import { mulQuat, rotate } from '../../math/quat.js';
 import type { MeshBone, MeshTransform } from '../mesh/types.js';
 import type { AnimCurve, AnimKeys, AnimSequence } from './types.js';
 
@@ -62,19 +63,6 @@ export function frameAt(seq: AnimSequence, seconds: number): number {
   return (t / seq.sequenceLength) * (seq.frames - 1);
 }
 
-/** Rotates v by the unit quaternion q. */
-export function rotate(q: readonly number[], v: readonly number[]): [number, number, number] {
-  const [x, y, z, w] = q as [number, number, number, number];
-  // t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
-  const tx = 2 * (y * v[2]! - z * v[1]!), ty = 2 * (z * v[0]! - x * v[2]!), tz = 2 * (x * v[1]! - y * v[0]!);
-  return [v[0]! + w * tx + (y * tz - z * ty), v[1]! + w * ty + (z * tx - x * tz), v[2]! + w * tz + (x * ty - y * tx)];
-}
-
-const mulQuat = (a: readonly number[], b: readonly number[]): [number, number, number, number] => {
-  const [ax, ay, az, aw] = a as [number, number, number, number];
-  const [bx, by, bz, bw] = b as [number, number, number, number];
-  return [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz];
-};
 
 /** Each bone's position in the component's space (cm, engine axes) for a local pose; parents come before children. */
 export function bonePositions(bones: readonly MeshBone[], pose: readonly MeshTransform[]): [number, number, number][] {

@@ -4,6 +4,7 @@
  * relative transform with its parent's as FTransform does (scale, then rotation, then
  * translation). Pure functions over plain objects.
  */
+import { mulQuat, rotate, rotatorToQuat as quatFromRotator } from '../../math/quat.js';
 
 export interface Vec3 {
   x: number;
@@ -45,18 +46,11 @@ const clean = (v: number): number => {
 };
 export const cleanVec = (v: Vec3): Vec3 => ({ x: clean(v.x), y: clean(v.y), z: clean(v.z) });
 
+const quatOf = ([x, y, z, w]: readonly number[]): Quat => ({ x: x!, y: y!, z: z!, w: w! });
+const arrayOf = (q: Quat): number[] => [q.x, q.y, q.z, q.w];
+
 /** FRotator::Quaternion. */
-export function rotatorToQuat(r: Rotator): Quat {
-  const [sp, cp] = [Math.sin(r.pitch * DEG / 2), Math.cos(r.pitch * DEG / 2)];
-  const [sy, cy] = [Math.sin(r.yaw * DEG / 2), Math.cos(r.yaw * DEG / 2)];
-  const [sr, cr] = [Math.sin(r.roll * DEG / 2), Math.cos(r.roll * DEG / 2)];
-  return {
-    x: cr * sp * sy - sr * cp * cy,
-    y: -cr * sp * cy - sr * cp * sy,
-    z: cr * cp * sy - sr * sp * cy,
-    w: cr * cp * cy + sr * sp * sy,
-  };
-}
+export const rotatorToQuat = (r: Rotator): Quat => quatOf(quatFromRotator(r.pitch, r.yaw, r.roll));
 
 /** An angle in (-180, 180]. */
 const normalizeAxis = (a: number): number => {
@@ -83,25 +77,11 @@ export function quatToRotator(q: Quat): Rotator {
 }
 
 /** a * b: rotating by b, then by a. */
-export function quatMul(a: Quat, b: Quat): Quat {
-  return {
-    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-    y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-    z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-    w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-  };
-}
+export const quatMul = (a: Quat, b: Quat): Quat => quatOf(mulQuat(arrayOf(a), arrayOf(b)));
 
 export function rotateVector(q: Quat, v: Vec3): Vec3 {
-  // t = 2 (q.xyz x v); v' = v + w t + q.xyz x t
-  const tx = 2 * (q.y * v.z - q.z * v.y);
-  const ty = 2 * (q.z * v.x - q.x * v.z);
-  const tz = 2 * (q.x * v.y - q.y * v.x);
-  return {
-    x: v.x + q.w * tx + (q.y * tz - q.z * ty),
-    y: v.y + q.w * ty + (q.z * tx - q.x * tz),
-    z: v.z + q.w * tz + (q.x * ty - q.y * tx),
-  };
+  const [x, y, z] = rotate(arrayOf(q), [v.x, v.y, v.z]);
+  return { x, y, z };
 }
 
 export function placement(location: Vec3, rotation: Rotator, scale: Vec3): Placement {

@@ -30,22 +30,8 @@ export function toGltfQuat(q: readonly number[]): Quat {
   return len > 0 && Number.isFinite(len) ? [x / len, y / len, z / len, w / len] : [0, 0, 0, 1];
 }
 
-/**
- * The quaternion of an engine rotator (pitch, yaw, roll in degrees), as FRotator::Quaternion
- * makes it: still in the engine's axes.
- */
-export function rotatorToQuat(pitch: number, yaw: number, roll: number): Quat {
-  const h = Math.PI / 360; // degrees to radians, halved
-  const sp = Math.sin((pitch % 360) * h), cp = Math.cos((pitch % 360) * h);
-  const sy = Math.sin((yaw % 360) * h), cy = Math.cos((yaw % 360) * h);
-  const sr = Math.sin((roll % 360) * h), cr = Math.cos((roll % 360) * h);
-  return [
-    cr * sp * sy - sr * cp * cy,
-    -cr * sp * cy - sr * cp * sy,
-    cr * cp * sy - sr * sp * cy,
-    cr * cp * cy + sr * sp * sy,
-  ];
-}
+/** A rotator's quaternion, still in the engine's axes (core/math/quat.ts). */
+export { rotatorToQuat } from '../../../math/quat.js';
 
 /**
  * Copies of a vertex stream in glTF's axes: `stride` floats per vertex (3 or 4), the first three
