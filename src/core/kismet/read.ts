@@ -6,13 +6,13 @@
 import { EngineVersion, parseEngineVersion } from '../engine-versions.js';
 import { FormatError } from '../errors.js';
 import type { BinaryReader } from '../io/binary-reader.js';
-import { installPackageProperties, packageFileProperties } from '../properties/open.js';
 import type { PropertyReader } from '../properties/reader.js';
 import type { ExportProperties } from '../properties/types.js';
 import { UE5_LATEST } from '../uasset/versions.js';
 import type { AssetSource, ConvertOptions } from '../assets/registry.js';
 import { isFunctionClass, PropertyFlag, readUStruct, structLayout, type ChildProperty, type UStructData } from './ustruct.js';
 import { functionFlagNames } from './tokens.js';
+import { sourceProperties } from '../assets/source-properties.js';
 
 export interface ScriptFunction {
   /** Export index (0-based). */
@@ -55,9 +55,8 @@ export async function readBlueprintScript(source: AssetSource, opts: ScriptReadO
     r.seek(start);
     return readUStruct(pr, r, structLayout(v, true), true);
   };
-  const o = { ...(opts.mappings ? { mappings: opts.mappings } : {}), ...(opts.engine !== undefined ? { engine: opts.engine } : {}), nativeData };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
-  const functions = opened.properties.exports.filter((e) => isFunctionClass(e.class)).map((e) => scriptFunction(opened.path, e));
+  const opened = await sourceProperties(source, opts, { nativeData });
+  const functions = opened.properties.exports.filter((e) => isFunctionClass(e.class)).map(scriptFunction);
   return { path: opened.path, package: opened.properties.package, functions, warnings: opened.warnings };
 }
 
@@ -66,7 +65,7 @@ export function sizesMatch(d: UStructData): boolean {
   return d.decodedSize === d.bytecodeSize;
 }
 
-function scriptFunction(path: string, e: ExportProperties): ScriptFunction {
+function scriptFunction(e: ExportProperties): ScriptFunction {
   const f: ScriptFunction = { index: e.index, name: e.name, class: e.class, data: null, flags: [], params: [], locals: [] };
   const data = e.native as UStructData | undefined;
   if (e.nativeError !== undefined) f.error = e.nativeError;
@@ -81,6 +80,5 @@ function scriptFunction(path: string, e: ExportProperties): ScriptFunction {
         `its tokens add up to ${data.decodedSize} bytes in memory, but ScriptBytecodeSize says ${data.bytecodeSize}`).message;
     }
   }
-  void path;
   return f;
 }

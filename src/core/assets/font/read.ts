@@ -12,12 +12,12 @@
  */
 import { FormatError } from '../../errors.js';
 import type { InstallPackages } from '../../package/open-package.js';
-import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { ExportProperties, PropertyEntry, PropertyValue } from '../../properties/types.js';
 import type { NativeDataReader } from '../../properties/context.js';
 import { customVersionAtLeast } from '../../properties/versions.js';
 import type { AssetSource, ConvertOptions, PlainFile } from '../registry.js';
 import { fontFileFormat, fontNames, type FontFileFormat, type FontNames } from './sfnt.js';
+import { sourceProperties } from '../source-properties.js';
 
 export const FONT_FACE_CLASSES: readonly string[] = ['FontFace'];
 export const FONT_CLASSES: readonly string[] = ['Font'];
@@ -117,8 +117,7 @@ export const plainFontFile = (file: PlainFile): FontFile => fontFile(file.bytes,
 interface OpenedFontExport { exp: ExportProperties; path: string; packagePath: string; notes: string[] }
 
 async function openFontExport(source: AssetSource, exportIndex: number, opts: ConvertOptions): Promise<OpenedFontExport> {
-  const o = { ...(opts.mappings ? { mappings: opts.mappings } : {}), ...(opts.engine !== undefined ? { engine: opts.engine } : {}), nativeData: fontFaceNativeReader };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts, { nativeData: fontFaceNativeReader });
   const exports = opened.properties.exports;
   const exp = exports[exportIndex];
   if (!exp) throw new FormatError(opened.path, 'export map', 0, `no export ${exportIndex} (the package has ${exports.length})`);

@@ -6,13 +6,13 @@
  * still show. A parameter's effective value is the nearest level's.
  */
 import { FormatError } from '../../errors.js';
-import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { ExportProperties } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { materialLevel } from './level.js';
 import { scriptImportIndex } from '../../zen/object-index.js';
 import { materialNativeReader } from './native.js';
 import type { EffectiveParameter, MaterialAsset, MaterialLevel } from './types.js';
+import { sourceProperties } from '../source-properties.js';
 
 /** Export classes this kind reads. */
 export const MATERIAL_CLASSES = [
@@ -56,12 +56,7 @@ function splitObjectPath(path: string): [string, string | undefined] {
 }
 
 async function openExport(source: AssetSource, exportIndex: number | undefined, exportName: string | undefined, opts: MaterialReadOptions): Promise<OpenedExport> {
-  const o = {
-    ...(opts.mappings ? { mappings: opts.mappings } : {}),
-    ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
-    nativeData: materialNativeReader(isMaterialClass),
-  };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts, { nativeData: materialNativeReader(isMaterialClass) });
   const exports = opened.properties.exports;
   const exp = exportIndex !== undefined ? exports[exportIndex]
     : (exportName !== undefined ? exports.find((e) => e.name === exportName) : undefined) ?? exports.find(isMaterial);

@@ -6,9 +6,9 @@
  * track's Strings) and Strings.
  */
 import { FormatError } from '../../errors.js';
-import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { ExportProperties, PropertyEntry, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
+import { sourceProperties } from '../source-properties.js';
 
 export const MIDI_CLASSES: readonly string[] = ['MidiFile'];
 
@@ -44,8 +44,7 @@ const num = (v: PropertyValue | undefined): number | undefined => (typeof v === 
 
 /** Export `exportIndex` of `source` read as a MidiFile. */
 export async function readMidi(source: AssetSource, exportIndex: number, opts: ConvertOptions = {}): Promise<MidiSong> {
-  const o = { ...(opts.mappings ? { mappings: opts.mappings } : {}), ...(opts.engine !== undefined ? { engine: opts.engine } : {}), offsets: true };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts, { offsets: true });
   const exp = opened.properties.exports[exportIndex];
   if (!exp) throw new FormatError(opened.path, 'export map', 0, `no export ${exportIndex} (the package has ${opened.properties.exports.length})`);
   return midiSong(opened.path, exp, opened.warnings);

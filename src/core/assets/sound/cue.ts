@@ -7,9 +7,9 @@
  * VolumeMultiplier of 0.75 is not written).
  */
 import { FormatError } from '../../errors.js';
-import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { ExportProperties, PropertyEntry, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
+import { sourceProperties } from '../source-properties.js';
 
 export const SOUND_CUE_CLASSES: readonly string[] = ['SoundCue'];
 
@@ -137,8 +137,7 @@ export function soundCueGraph(path: string, exports: readonly ExportProperties[]
 
 /** SoundCue export `exportIndex` (default: the first) of `source` read as its graph. */
 export async function readSoundCue(source: AssetSource, exportIndex: number | undefined, opts: ConvertOptions = {}): Promise<SoundCueGraph> {
-  const o = { ...(opts.mappings ? { mappings: opts.mappings } : {}), ...(opts.engine !== undefined ? { engine: opts.engine } : {}) };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts);
   const graph = soundCueGraph(opened.path, opened.properties.exports, exportIndex);
   return { ...graph, notes: [...opened.warnings, ...graph.notes] };
 }

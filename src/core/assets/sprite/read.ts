@@ -6,13 +6,13 @@
  * texture kind.
  */
 import { FormatError } from '../../errors.js';
-import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { PropertyEntry, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { readTexture } from '../texture/kind.js';
 import { canDecode } from '../texture/convert.js';
 import { decodeTextureImage, firstPresentMip, pngPixels } from '../texture/image.js';
 import type { RgbaImage } from '../texture/png.js';
+import { sourceProperties } from '../source-properties.js';
 
 export const SPRITE_CLASSES: readonly string[] = ['PaperSprite'];
 
@@ -38,8 +38,7 @@ function vec2(v: PropertyValue | undefined): [number, number] | undefined {
 
 /** Export `exportIndex` of `source` read as a PaperSprite. */
 export async function readSprite(source: AssetSource, exportIndex: number, opts: ConvertOptions = {}): Promise<Sprite & { file: string }> {
-  const o = { ...(opts.mappings ? { mappings: opts.mappings } : {}), ...(opts.engine !== undefined ? { engine: opts.engine } : {}), offsets: true };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts, { offsets: true });
   const file = opened.path;
   const exp = opened.properties.exports[exportIndex];
   if (!exp) throw new FormatError(file, 'export map', 0, `no export ${exportIndex} (the package has ${opened.properties.exports.length})`);

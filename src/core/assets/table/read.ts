@@ -5,12 +5,12 @@
  * order, a later parent's row replacing an earlier one's (UE6.0 cooks them so).
  */
 import { FormatError } from '../../errors.js';
-import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
 import type { ExportProperties, PropertyEntry, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { curveAssetCurves, curveOf } from './curves.js';
 import { CURVE_ASSET_CLASSES, CURVE_TABLE_CLASSES, DATA_TABLE_CLASSES, STRING_TABLE_CLASSES, readTableNative, shortName, type NativeTable, type RawRow } from './native.js';
 import type { Curve, CurveTable, DataTable, DataTableRow, GameTable, StringTable } from './types.js';
+import { sourceProperties } from '../source-properties.js';
 
 /** Parents of parents are followed this deep (a loop of composites is a bad package). */
 const MAX_PARENT_DEPTH = 8;
@@ -25,12 +25,7 @@ export function rowValues(entries: readonly PropertyEntry[]): Record<string, Pro
 }
 
 async function packageExports(source: AssetSource, opts: TableReadOptions): Promise<{ path: string; exports: ExportProperties[]; warnings: string[] }> {
-  const o = {
-    ...(opts.mappings ? { mappings: opts.mappings } : {}),
-    ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
-    nativeData: readTableNative,
-  };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts, { nativeData: readTableNative });
   return { path: opened.path, exports: opened.properties.exports, warnings: opened.warnings };
 }
 

@@ -16,9 +16,9 @@
  * media and banks are then collected wherever they sit in it (languages, switch leaves).
  */
 import type { NativeDataReader } from '../../../properties/context.js';
-import { installPackageProperties, packageFileProperties } from '../../../properties/open.js';
 import type { ExportProperties, PropertyEntry, PropertyValue } from '../../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../../registry.js';
+import { sourceProperties } from '../../source-properties.js';
 
 /** The classes read here, and the older integrations' names for them (Borderlands 3, Captain Spirit). */
 export const WWISE_EVENT_CLASSES: readonly string[] = ['AkAudioEvent', 'WwiseEvent', 'WuiEvent'];
@@ -174,7 +174,6 @@ export function wwiseAssetsOf(exports: readonly ExportProperties[]): WwiseAsset[
 
 /** The Wwise events and banks of a package (on disk or of an install), its cooked data read too. */
 export async function readWwiseAssets(source: AssetSource, opts: Pick<ConvertOptions, 'mappings' | 'engine'> = {}): Promise<{ assets: WwiseAsset[]; warnings: string[] }> {
-  const o = { nativeData: readWwiseCookedData, ...(opts.mappings ? { mappings: opts.mappings } : {}), ...(opts.engine !== undefined ? { engine: opts.engine } : {}) };
-  const opened = 'file' in source ? await packageFileProperties(source.file, o) : await installPackageProperties(source.packages, source.ref, o);
+  const opened = await sourceProperties(source, opts, { nativeData: readWwiseCookedData });
   return { assets: wwiseAssetsOf(opened.properties.exports), warnings: opened.warnings };
 }
