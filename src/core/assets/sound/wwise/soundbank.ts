@@ -10,6 +10,7 @@ import { convertSound } from '../kind.js';
 import type { Sound } from '../types.js';
 import { bankMediaBytes, parseBank, type SoundBank } from './bank.js';
 import { installWwiseNames } from './install-names.js';
+import { mediumIdOfPath } from './install-labels.js';
 import { emptyNames, type WwiseNames } from './names.js';
 import { wemInfo, wemSound } from './wem.js';
 import { FormatError } from '../../../errors.js';
@@ -56,11 +57,9 @@ export function bankMediaSound(bytes: Uint8Array, file: string, id: number, name
   return withWwiseNames(wemSound(bankMediaBytes(bytes, m), original ? original.replace(/\.[^.]+$/, '') : String(id), `${file}#${id}`), id, names);
 }
 
-/** The medium id a .wem's file name gives ("123456.wem", "Hit_01_123456.wem" has none), if any. */
+/** The medium id a .wem's file name gives ("123456.wem", "Hit_01_123456.wem" has none), if any: mediumIdOfPath's, for .wem files only. */
 export function wemIdOfPath(path: string): number | undefined {
-  const m = /(?:^|[\\/])(\d{1,10})\.wem$/i.exec(path);
-  const id = m ? Number(m[1]) : NaN;
-  return Number.isInteger(id) && id <= 0xffffffff ? id : undefined;
+  return /\.wem$/i.test(path) ? mediumIdOfPath(path.replace(/\\/g, '/')) : undefined;
 }
 
 /** A medium's sound with what the metadata names of it: the events that play it and its original file. */
