@@ -21,6 +21,9 @@
  * what this costs in memory. Flags are the
  * process's: worker threads' heaps get the same factor (they are a few MB; the headroom is
  * then theirs, below HEADROOM_BYTES). Best effort: a V8 that refuses the flag is left as it is.
+ * Started by createWorkerPool and never stopped: the gc observer holds no handle that keeps the
+ * process alive (a CLI run still exits), and a test file that makes a pool runs the rest of its
+ * process with the flag set.
  */
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';

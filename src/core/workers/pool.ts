@@ -110,6 +110,12 @@ const BAND_PIXELS = 256 * 1024;
  */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
+/**
+ * A pool of `threads` worker threads (default: the cores, at most 4). Process-wide side effect:
+ * the first pool made on the main thread starts keepHeapHeadroom (heap-headroom.ts), which sets
+ * V8's --heap-growing-percent for the whole process (its workers included) and keeps adjusting it
+ * after each mark-compact; close() does not undo it, and it keeps no timer or handle alive.
+ */
 export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
   const threads = opts.threads ?? Math.min(4, availableParallelism());
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`a worker pool needs 1 or more threads, not ${threads}`);
