@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMeshTextures } from '../../../src/core/assets/mesh/gltf/textures.js';
-import { writeGlb } from '../../../src/core/assets/mesh/gltf/write.js';
+import { addStaticMesh, writeGlb } from '../../../src/core/assets/mesh/gltf/write.js';
+import { Document, type Texture } from '@gltf-transform/core';
 import { KeyRing } from '../../../src/core/crypto/keys.js';
 import { openInstall, type Install } from '../../../src/core/install/install.js';
 import { InstallPackages } from '../../../src/core/package/open-package.js';
@@ -79,5 +80,24 @@ describe('glTF textures', () => {
     const { pngs, notes } = await readMeshTextures({ file: '/nowhere/SM_Hand.uasset' }, mesh);
     expect(pngs.size).toBe(0);
     expect(notes[0]).toMatch(/not embedded/);
+  });
+
+  it('reads and embeds a texture two meshes of one document share once (a level\'s meshes)', async () => {
+    const a = staticFixture(), b = staticFixture();
+    a.materials[0]!.textures = { normal: '/Game/Fixtures/Textures/T_BC5.T_BC5' };
+    b.materials[0]!.textures = { baseColor: '/Game/Fixtures/Textures/T_BGRA8.T_BGRA8', normal: '/Game/Fixtures/Textures/T_BC5.T_BC5' };
+    const pngs = new Map<string, Uint8Array>();
+    await readMeshTextures({ packages, ref: '/Game/Fixtures/Meshes/SM_Fixture' }, a, {}, pngs);
+    const first = pngs.get('/Game/Fixtures/Textures/T_BC5.T_BC5');
+    await readMeshTextures({ packages, ref: '/Game/Fixtures/Meshes/SM_Fixture' }, b, {}, pngs);
+    expect([...pngs.keys()].sort()).toEqual(['/Game/Fixtures/Textures/T_BC5.T_BC5', '/Game/Fixtures/Textures/T_BGRA8.T_BGRA8']);
+    expect(pngs.get('/Game/Fixtures/Textures/T_BC5.T_BC5')).toBe(first); // not decoded again
+
+    const doc = new Document();
+    doc.createBuffer();
+    const made = new Map<string, Texture>();
+    addStaticMesh(doc, a, 0, pngs, made);
+    addStaticMesh(doc, b, 0, pngs, made);
+    expect(doc.getRoot().listTextures()).toHaveLength(2);
   });
 });

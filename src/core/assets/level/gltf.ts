@@ -5,7 +5,7 @@
  * shared by the nodes that place it. Metres and Y up, as the mesh kind writes them. Meshes are
  * read through the install; a package file alone leaves the nodes empty, with a note.
  */
-import { Document, NodeIO, VertexLayout, type Mesh as GltfMesh, type Node } from '@gltf-transform/core';
+import { Document, NodeIO, VertexLayout, type Mesh as GltfMesh, type Node, type Texture } from '@gltf-transform/core';
 import { readMesh } from '../mesh/kind.js';
 import { addStaticMesh } from '../mesh/gltf/write.js';
 import { readMeshTextures } from '../mesh/gltf/textures.js';
@@ -31,6 +31,9 @@ export async function levelGlb(source: AssetSource, level: LevelAsset, opts: Con
   doc.getRoot().setDefaultScene(scene);
 
   const meshes = new Map<string, GltfMesh | null>();
+  // Shared by the meshes: a texture several of them use is decoded and embedded once.
+  const pngs = new Map<string, Uint8Array>();
+  const textures = new Map<string, Texture>();
   const meshOf = async (path: string): Promise<GltfMesh | null> => {
     const known = meshes.get(path);
     if (known !== undefined) return known;
@@ -42,8 +45,9 @@ export async function levelGlb(source: AssetSource, level: LevelAsset, opts: Con
         const mesh = await readMesh({ packages: source.packages, ref: packageOfObjectPath(path) }, undefined, opts);
         if (mesh.class !== 'StaticMesh') notes.push(`${path} is a ${mesh.class}, not a static mesh: left out`);
         else {
-          const { pngs } = await readMeshTextures(source, mesh, opts);
-          made = addStaticMesh(doc, mesh, 0, pngs) ?? null;
+          const read = await readMeshTextures(source, mesh, opts, pngs);
+          notes.push(...read.notes);
+          made = addStaticMesh(doc, mesh, 0, pngs, textures) ?? null;
           if (!made) notes.push(`${path} has no LOD 0: left out`);
         }
       } catch (e) {

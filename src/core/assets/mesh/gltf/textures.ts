@@ -20,13 +20,15 @@ export interface MeshTextures {
 }
 
 
-/** PNGs of the textures of `mesh`'s materials (the largest mip the install has). */
-export async function readMeshTextures(source: AssetSource, mesh: Mesh, opts: ConvertOptions = {}): Promise<MeshTextures> {
-  const pngs = new Map<string, Uint8Array>();
+/**
+ * PNGs of the textures of `mesh`'s materials (the largest mip the install has), added to `pngs`;
+ * a texture already there (another mesh's, in a level) is not read again.
+ */
+export async function readMeshTextures(source: AssetSource, mesh: Mesh, opts: ConvertOptions = {}, pngs = new Map<string, Uint8Array>()): Promise<MeshTextures> {
   const notes: string[] = [];
   const wanted = new Map<string, 'normal' | 'color'>();
   for (const m of mesh.materials) {
-    for (const [role, path] of Object.entries(m.textures ?? {})) if (path) wanted.set(path, role === 'normal' ? 'normal' : 'color');
+    for (const [role, path] of Object.entries(m.textures ?? {})) if (path && !pngs.has(path)) wanted.set(path, role === 'normal' ? 'normal' : 'color');
   }
   if (wanted.size === 0) return { pngs, notes };
   if (!('packages' in source)) {

@@ -71,13 +71,13 @@ export function buildGltfDocument(mesh: Mesh, opts: GlbOptions = {}): Document {
 /**
  * Adds LOD `lodIndex` of a static mesh to `doc` as one glTF mesh (its slots' materials, textures
  * from `textures`), for a document that places it many times (a level: assets/level/gltf.ts).
+ * `made` holds the glTF textures already in `doc`, so meshes sharing a texture embed it once.
  * Undefined when the mesh has no such LOD.
  */
-export function addStaticMesh(doc: Document, mesh: Mesh, lodIndex = 0, textures?: ReadonlyMap<string, Uint8Array>): GltfMesh | undefined {
+export function addStaticMesh(doc: Document, mesh: Mesh, lodIndex = 0, textures?: ReadonlyMap<string, Uint8Array>, made = new Map<string, Texture>()): GltfMesh | undefined {
   const lod = mesh.lods[lodIndex];
   if (!lod) return undefined;
-  const cache = new Map<string, Texture>();
-  const materials = mesh.materials.map((m) => writeMaterial(doc, m, textures, cache));
+  const materials = mesh.materials.map((m) => writeMaterial(doc, m, textures, made));
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   return writeLod(doc, buffer, mesh, lod, lodIndex, materials);
 }
