@@ -5,6 +5,7 @@
  */
 import type { Expr } from './expr.js';
 import { CAST_NAMES } from './tokens.js';
+import { shortObjectName } from '../package/zen-model.js';
 
 /** Statements that only mark places for the debugger. */
 const SILENT = new Set(['Tracepoint', 'WireTracepoint', 'Breakpoint', 'InstrumentationEvent', 'Nothing', 'NothingInt32', 'EndOfScript']);
@@ -13,9 +14,7 @@ const MAX_EXPRESSION_CHARS = 4000;
 
 /** "Foo" of "/Script/Engine.KismetSystemLibrary:Foo", "/Game/BP.BP_C:Foo.Bar" or "Foo". */
 export function shortName(path: string | null | undefined): string {
-  if (path === null || path === undefined) return 'None';
-  const cut = Math.max(path.lastIndexOf(':'), path.lastIndexOf('.'), path.lastIndexOf('/'));
-  return path.slice(cut + 1);
+  return path === null || path === undefined ? 'None' : shortObjectName(path);
 }
 
 /** "KismetSystemLibrary.PrintString" of a function's path: its class and name. */
