@@ -34,6 +34,8 @@ import type { LocalizationView, RegistryView } from '../shared/data-api.js';
 import type { Sound } from '../core/assets/sound/types.js';
 import { soundView } from './sounds.js';
 import { readSoundCue } from '../core/assets/sound/cue.js';
+import type { ConvertOptions } from '../core/assets/registry.js';
+import { packageOfObjectPath } from '../core/package/object-path.js';
 import { fontKind } from '../core/assets/font/kind.js';
 import { readMidi } from '../core/assets/midi/read.js';
 import { midiKind } from '../core/assets/midi/kind.js';
@@ -585,18 +587,15 @@ export class Backend implements PakScopeApi {
       const { path, bytes } = await this.plainBytes(install, req.path);
       return plainFontView(path, bytes);
     }
-    const { packages, loc, exportIndex, mappings } = await this.fontExport(req, install);
-    return packageFontView({ packages, path: loc.path, exportIndex, ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+    const { packages, loc, exportIndex, opts } = await this.kindExport(req, install, 'font', 'font');
+    return packageFontView({ packages, path: loc.path, exportIndex, ...opts });
   }
 
   async spriteInfo(req: AssetRequest): Promise<SpriteView> {
-    const { packages, loc, exportIndex, mappings } = await this.kindExport(req, await this.install(req.installId), 'sprite', 'Paper2D sprite');
-    const opts = { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) };
-    const source = { packages, ref: loc.path };
+    const { packages, exportIndex, source, opts } = await this.kindExport(req, await this.install(req.installId), 'sprite', 'Paper2D sprite');
     const sprite = await readSprite(source, exportIndex, opts);
     const { file: _file, ...facts } = sprite;
-    const dot = sprite.texture?.lastIndexOf('.') ?? -1;
-    const texturePath = sprite.texture ? packages.index.byPackageName(dot > sprite.texture.lastIndexOf('/') ? sprite.texture.slice(0, dot) : sprite.texture)?.file.path ?? null : null;
+    const texturePath = sprite.texture ? packages.index.byPackageName(packageOfObjectPath(sprite.texture))?.file.path ?? null : null;
     try {
       return { ...facts, path: req.path, exportIndex, texturePath, png: encodePng(await spriteImage(source, sprite, opts)) };
     } catch (e) {
@@ -605,8 +604,8 @@ export class Backend implements PakScopeApi {
   }
 
   async midiInfo(req: AssetRequest): Promise<MidiView> {
-    const { packages, loc, exportIndex, mappings } = await this.kindExport(req, await this.install(req.installId), 'midi', 'MidiFile');
-    const song = await readMidi({ packages, ref: loc.path }, exportIndex, { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+    const { exportIndex, source, opts } = await this.kindExport(req, await this.install(req.installId), 'midi', 'MidiFile');
+    const song = await readMidi(source, exportIndex, opts);
     return { ...song, path: req.path, exportIndex };
   }
 
@@ -629,19 +628,8 @@ export class Backend implements PakScopeApi {
     const { model } = await packages.open(loc, req.engine?.trim() ? { engine: req.engine.trim() } : {});
     const found = packageAssets(model).find((a) => a.view === view && (req.exportIndex === undefined || a.exportIndex === req.exportIndex));
     if (!found) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no ${what}` : `no export of this package is a ${what}`}`);
-    return { packages, loc, exportIndex: found.exportIndex, mappings };
-  }
-
-  /** The font export a request names (its first font export by default), with the install's mappings. */
-  private async fontExport(req: AssetRequest, install: Install) {
-    const entry = this.installs.get(req.installId);
-    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
-    const packages = this.packages.packagesOf(req.installId, install);
-    const loc = this.packages.locate(packages, req.path);
-    const { model } = await packages.open(loc, req.engine?.trim() ? { engine: req.engine.trim() } : {});
-    const font = packageAssets(model).find((a) => a.view === 'font' && (req.exportIndex === undefined || a.exportIndex === req.exportIndex));
-    if (!font) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no font` : 'no export of this package is a font'}`);
-    return { packages, loc, exportIndex: font.exportIndex, mappings };
+    const opts: ConvertOptions = { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) };
+    return { packages, loc, exportIndex: found.exportIndex, mappings, source: { packages, ref: loc.path }, opts };
   }
 
   /** A font saved as its file, through the font kind (a package's FontFace, or a loose .ufont). */
@@ -651,8 +639,8 @@ export class Backend implements PakScopeApi {
         const { path, bytes } = await this.plainBytes(install, req.path);
         return (await fontKind.convertFile!({ path, bytes }, req.format, {}))[0]!.data;
       }
-      const { packages, loc, exportIndex, mappings } = await this.fontExport(req, install);
-      const files = await fontKind.convert!({ packages, ref: loc.path }, exportIndex, req.format, { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+      const { exportIndex, source, opts } = await this.kindExport(req, install, 'font', 'font');
+      const files = await fontKind.convert!(source, exportIndex, req.format, opts);
       if (files.length !== 1 || files[0]!.extension !== req.format) throw new RequestError(`${req.path}: not one .${req.format} font file (save its faces one by one)`);
       return files[0]!.data;
     } catch (e) {
@@ -740,13 +728,13 @@ export class Backend implements PakScopeApi {
     if ((SOUND_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.soundFile(install, req), req.conflict);
     if ((FONT_CONVERSION_FORMATS as readonly string[]).includes(req.format)) return this.saves.write(file, await this.fontFileOf(install, req), req.conflict);
     if (req.format === 'mid') {
-      const { packages, loc, exportIndex, mappings } = await this.kindExport(req, install, 'midi', 'MidiFile');
-      const [mid] = await midiKind.convert!({ packages, ref: loc.path }, exportIndex, 'mid', { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+      const { exportIndex, source, opts } = await this.kindExport(req, install, 'midi', 'MidiFile');
+      const [mid] = await midiKind.convert!(source, exportIndex, 'mid', opts);
       return this.saves.write(file, mid!.data, req.conflict);
     }
     if (req.format === 'png' && await this.isSprite(install, req)) {
-      const { packages, loc, exportIndex, mappings } = await this.kindExport(req, install, 'sprite', 'Paper2D sprite');
-      const [png] = await spriteKind.convert!({ packages, ref: loc.path }, exportIndex, 'png', { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) });
+      const { exportIndex, source, opts } = await this.kindExport(req, install, 'sprite', 'Paper2D sprite');
+      const [png] = await spriteKind.convert!(source, exportIndex, 'png', opts);
       return this.saves.write(file, png!.data, req.conflict);
     }
     if (req.format === 'glb') {

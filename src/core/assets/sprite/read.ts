@@ -12,6 +12,7 @@ import { readTexture } from '../texture/kind.js';
 import { canDecode } from '../texture/convert.js';
 import { decodeTextureImage, firstPresentMip, pngPixels } from '../texture/image.js';
 import type { RgbaImage } from '../texture/png.js';
+import { packageOfObjectPath } from '../../package/object-path.js';
 import { sourceProperties } from '../source-properties.js';
 
 export const SPRITE_CLASSES: readonly string[] = ['PaperSprite'];
@@ -69,8 +70,7 @@ export async function spriteImage(source: AssetSource, sprite: Sprite & { file: 
   const where = `PaperSprite "${sprite.name}"`;
   if (sprite.texture === null) throw new FormatError(sprite.file, where, 0, 'it has no BakedSourceTexture (an editor-only sprite, or one not baked)');
   if ('file' in source) throw new RangeError(`${sprite.name}'s texture ${sprite.texture} is another package: open the install to convert it`);
-  const dot = sprite.texture.lastIndexOf('.');
-  const pkg = dot > sprite.texture.lastIndexOf('/') ? sprite.texture.slice(0, dot) : sprite.texture;
+  const pkg = packageOfObjectPath(sprite.texture);
   if (!source.packages.index.byPackageName(pkg)) throw new FormatError(sprite.file, where, 0, `its texture ${sprite.texture} is not in the install`);
   const texture = await readTexture({ packages: source.packages, ref: pkg }, undefined, opts);
   if (!canDecode(texture)) throw new RangeError(`${sprite.name}'s texture is ${texture.pixelFormat}, which PakScope cannot decode`);
