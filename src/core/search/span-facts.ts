@@ -259,8 +259,8 @@ export class SpanFactsWriter {
 
   private addRef(kind: number, a: number, b: number, c: number): number {
     const id = this.refCount++;
-    if (this.refs.length < this.refCount * REF_STRIDE) this.refs = grow(this.refs, this.refCount * REF_STRIDE);
-    if (this.refNext.length < this.refCount) this.refNext = grow(this.refNext, this.refCount);
+    if (this.refs.length < this.refCount * REF_STRIDE) this.refs = grown(this.refs, this.refCount * REF_STRIDE);
+    if (this.refNext.length < this.refCount) this.refNext = grown(this.refNext, this.refCount);
     const o = id * REF_STRIDE;
     this.refs[o] = kind;
     this.refs[o + 1] = a;
@@ -278,7 +278,7 @@ export class SpanFactsWriter {
   }
 
   put(v: number): void {
-    if (this.n === this.ints.length) this.ints = grow(this.ints, this.n + 1);
+    if (this.n === this.ints.length) this.ints = grown(this.ints, this.n + 1);
     this.ints[this.n++] = v;
   }
 
@@ -333,7 +333,8 @@ export function replyStrings(all: string, lengths: Int32Array, hashes: Int32Arra
   for (let i = 0, at = 0; i < lengths.length; at += lengths[i++]!) each(all.slice(at, at + lengths[i]!), hashes[i]!);
 }
 
-function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
+/** `a` copied into an array of at least `min` (and at least twice its length) Int32s. */
+export function grown(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(min, a.length * 2));
   b.set(a);
   return b;

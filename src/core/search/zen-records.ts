@@ -10,7 +10,7 @@
  */
 import { findScriptObject, scriptObjectPath, type ScriptObjects } from '../zen/script-objects.js';
 import { HitKind, type SearchIndexBuilder } from './search-index.js';
-import { RecordStatus, REF_STRIDE, RefKind, replyStrings, type SpanReply } from './span-facts.js';
+import { grown, RecordStatus, REF_STRIDE, RefKind, replyStrings, type SpanReply } from './span-facts.js';
 import { StringIds } from './string-ids.js';
 
 /** What a span reply said of an item that has no record to keep; `of` is what add() was given with the reply. */
@@ -348,10 +348,4 @@ export class ZenRecords<T extends { entries: readonly number[] }> {
     const name = this.b.text(ints[this.startOf[e]! + 1]!);
     return (this.exportData[slot * EXPORT_STRIDE + ExportField.text] = this.b.intern(`${name}.${this.b.text(ints[this.exportsOf[e]! + 1 + k * 4]!)}`));
   }
-}
-
-function grown(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(min, a.length * 2));
-  b.set(a);
-  return b;
 }
