@@ -26,7 +26,7 @@ import { baseName, convertSound, readSound } from '../core/assets/sound/kind.js'
 import { wemSound } from '../core/assets/sound/wwise/wem.js';
 import { parseBank } from '../core/assets/sound/wwise/bank.js';
 import { installWwiseNames } from '../core/assets/sound/wwise/install-names.js';
-import { installMediaNames, mediumIdOfPath, mediumLabel } from '../core/assets/sound/wwise/install-labels.js';
+import { hasMediaNamedById, installMediaNames, mediumIdOfPath, mediumLabel } from '../core/assets/sound/wwise/install-labels.js';
 import { emptyNames, type WwiseNames } from '../core/assets/sound/wwise/names.js';
 import { bankListing, bankMediaSound, wemIdOfPath, withWwiseNames } from '../core/assets/sound/wwise/soundbank.js';
 import { assetKindOfFile } from '../core/assets/index.js';
@@ -114,6 +114,9 @@ interface OpenEntry {
   abort: AbortController;
   install?: Install;
 }
+
+/** Whether the install's Wwise metadata and event assets named anything. */
+const anyWwiseNames = (n: WwiseNames): boolean => n.events.size > 0 || n.media.size > 0 || n.mediaEvents.size > 0;
 
 /** How long a listing of Wwise media waits for the install's names before it answers without them. */
 const WWISE_NAMES_WAIT_MS = 1500;
@@ -355,8 +358,7 @@ export class Backend implements PakScopeApi {
     setTimeout(() => {
       if (this.installs.get(entry.id) !== entry) return;
       void this.wwiseNamesOf(entry.id, install).then((names) => {
-        const any = names.events.size > 0 || names.media.size > 0 || names.mediaEvents.size > 0;
-        if (any && this.installs.get(entry.id) === entry) this.emit({ type: 'wwise-names-ready', installId: entry.id });
+        if (anyWwiseNames(names) && this.installs.get(entry.id) === entry) this.emit({ type: 'wwise-names-ready', installId: entry.id });
       });
     }, 0);
   }
@@ -367,7 +369,8 @@ export class Backend implements PakScopeApi {
       names = (async () => {
         // A close aborts the read (its signal is checked before each file): a closed install is not read.
         const entry = this.installs.get(installId);
-        if (!entry) return emptyNames();
+        // An install without media named by id (most) reads nothing more, not even its mappings.
+        if (!entry || !hasMediaNamedById(install)) return emptyNames();
         const { signal } = entry.abort;
         const mappings = (await this.mappings.forInstall(entry.root).catch(() => undefined))?.usmap;
         signal.throwIfAborted();
@@ -376,8 +379,9 @@ export class Backend implements PakScopeApi {
         // Only the names of the install as it still is (not closed or changed meanwhile).
         if (this.wwiseLabels.get(installId) === names) {
           this.wwiseNamesKnown.set(installId, read);
-          // The tree's filter finds a medium by the events that play it, as its label shows them.
-          install.setFilterLabels((path) => {
+          // The tree's filter finds a medium by the events that play it, as its label shows them
+          // (a walk of every path: only where there are names to find).
+          if (anyWwiseNames(read)) install.setFilterLabels((path) => {
             const id = mediumIdOfPath(path);
             return id === undefined ? undefined : mediumLabel(read, id);
           });

@@ -4,7 +4,9 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Install } from '../../src/core/install/install.js';
+import { corpus } from '../support/corpus.js';
 import { Backend } from '../../src/backend/backend.js';
 import { loadWwise, wwiseExpected } from '../support/wwise-corpus.js';
 import { EVENT_BANK, MEDIA_ASSET, MEDIA_ASSET_WEM, MEDIA_FOOTSTEP, MEDIA_IMPACT_4, TEST_BANK, WEM_VORBIS, writeWwiseEventsPak, writeWwisePak } from '../support/wwise-pak.js';
@@ -183,6 +185,24 @@ describe('Wwise media named by the events that play them (the tree and the sound
     } finally {
       process.off('unhandledRejection', onUnhandled);
       await quick.close();
+    }
+  });
+
+  it('an install without Wwise media reads nothing more at open: no mappings, no walk of its paths for filter labels, no event', async () => {
+    const fresh = new Backend({ configDir: dir, dialogs: { pickFolder: async () => null, pickFile: async () => null }, info, anyPath: true });
+    const walks = vi.spyOn(Install.prototype, 'setFilterLabels');
+    try {
+      const events: unknown[] = [];
+      fresh.onEvent((e) => { if (e.type === 'wwise-names-ready') events.push(e); });
+      const id = (await fresh.openInstall({ path: corpus('cue58/IoStore/Tagged/Zlib') })).id;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(walks).not.toHaveBeenCalled();
+      expect(events).toEqual([]);
+      // The filter still works, by path alone.
+      expect((await fresh.listDir({ installId: id, path: '', filter: 'sm_fixture' })).length).toBeGreaterThan(0);
+    } finally {
+      walks.mockRestore();
+      await fresh.close();
     }
   });
 

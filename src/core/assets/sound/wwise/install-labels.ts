@@ -7,6 +7,7 @@
  *  - the AkAudioEvent assets under a Wwise Events folder, whose media lists (2021) or cooked data
  *    (2022+) name the media each event plays; the event is named by its asset.
  */
+import type { Install } from '../../../install/install.js';
 import type { Usmap } from '../../../usmap/types.js';
 import type { InstallPackages } from '../../../package/open-package.js';
 import { readWwiseAssets } from './audio-asset.js';
@@ -36,24 +37,30 @@ export function mediumIdOfPath(path: string): number | undefined {
 }
 
 /**
+ * Whether any file of the install is a medium named by id. Most installs have none: the tree's own
+ * arrays and a look at each name's first character tell (tens of ms for 250,000 files, where
+ * visiting every path in order took hundreds).
+ */
+export function hasMediaNamedById(install: Install): boolean {
+  const tree = install.treeArrays();
+  for (let id = 0; id < tree.fileCount; id++) {
+    const name = tree.fileName(id);
+    const c = name.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const folder = tree.folderPath(tree.fileFolder[id]!);
+    if (mediumIdOfPath(folder ? `${folder}/${name}` : name) !== undefined) return true;
+  }
+  return false;
+}
+
+/**
  * What the install names of its Wwise media: events, the media each plays and original files,
  * from all its metadata and event assets. Empty (nothing read) when no medium is named by id.
  */
 export async function installMediaNames(packages: InstallPackages, opts: { mappings?: Usmap; signal?: AbortSignal } = {}): Promise<WwiseNames> {
   const install = packages.install;
   const names = emptyNames();
-  // Most installs have no such media: the tree's own arrays and a look at each name's first
-  // character tell (tens of ms for 250,000 files, where visiting every path in order took hundreds).
-  const tree = install.treeArrays();
-  let mediaFiles = 0;
-  for (let id = 0; id < tree.fileCount && mediaFiles === 0; id++) {
-    const name = tree.fileName(id);
-    const c = name.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
-    const folder = tree.folderPath(tree.fileFolder[id]!);
-    if (mediumIdOfPath(folder ? `${folder}/${name}` : name) !== undefined) mediaFiles++;
-  }
-  if (mediaFiles === 0) return names;
+  if (!hasMediaNamedById(install)) return names;
 
   const bankStems = new Set<string>();
   const files: { path: string; lower: string; archive: (typeof install.archives)[number]; ref: number }[] = [];
