@@ -95,6 +95,15 @@ describe('Blueprint bytecode', () => {
     }
   });
 
+  it('a Zen package read without the global container names its functions\' class as its legacy twin does', async () => {
+    // The class is a /Script import known only by hash there; the legacy .uasset names it.
+    const legacy = await read('cooked/retoc56_BP_ThirdPersonCharacter.uasset');
+    const zen = await read('cooked/zen56_BP_ThirdPersonCharacter.uzenasset');
+    expect(new Set(legacy.functions.map((f) => f.class))).toEqual(new Set(['Function']));
+    expect(zen.functions.map((f) => f.class)).toEqual(legacy.functions.map((f) => f.class));
+    expect(scriptText(zen)).toContain('// Function Aim [Public, BlueprintCallable, BlueprintEvent]\n');
+  });
+
   it('reads UE4.25 versioned (UProperty-free FField params) and UE5.0 editor Blueprints', async () => {
     const abp = await read('cooked/uapi425_ABP_SMG_A.uasset');
     const anim = abp.functions.find((f) => f.name === 'AnimGraph')!;

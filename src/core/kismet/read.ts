@@ -10,7 +10,7 @@ import type { PropertyReader } from '../properties/reader.js';
 import type { ExportProperties } from '../properties/types.js';
 import { UE5_LATEST } from '../uasset/versions.js';
 import type { AssetSource, ConvertOptions } from '../assets/registry.js';
-import { isFunctionClass, PropertyFlag, readUStruct, structLayout, type ChildProperty, type UStructData } from './ustruct.js';
+import { functionClassName, isFunctionClass, PropertyFlag, readUStruct, structLayout, type ChildProperty, type UStructData } from './ustruct.js';
 import { functionFlagNames } from './tokens.js';
 import { sourceProperties } from '../assets/source-properties.js';
 
@@ -66,7 +66,7 @@ export function sizesMatch(d: UStructData): boolean {
 }
 
 function scriptFunction(e: ExportProperties): ScriptFunction {
-  const f: ScriptFunction = { index: e.index, name: e.name, class: e.class, data: null, flags: [], params: [], locals: [] };
+  const f: ScriptFunction = { index: e.index, name: e.name, class: functionClassName(e.class) ?? e.class, data: null, flags: [], params: [], locals: [] };
   const data = e.native as UStructData | undefined;
   if (e.nativeError !== undefined) f.error = e.nativeError;
   else if (e.error) f.error = `its properties do not read: ${e.error}`;

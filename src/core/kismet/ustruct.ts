@@ -16,14 +16,17 @@ import { FUNC_NET } from './tokens.js';
 /** Export classes whose data is a UFunction. */
 export const FUNCTION_CLASSES: readonly string[] = ['Function', 'DelegateFunction', 'SparseDelegateFunction'];
 /** Their script import hashes, as a Zen package read without the global container names them. */
-const FUNCTION_CLASS_HASHES = new Set(FUNCTION_CLASSES.map((c) => scriptImportIndex(`/Script/CoreUObject.${c}`)));
+const FUNCTION_CLASS_BY_HASH = new Map(FUNCTION_CLASSES.map((c) => [scriptImportIndex(`/Script/CoreUObject.${c}`), c]));
+
+/** The UFunction class `cls` is (a name, or "?0x<hash>" of a Zen package), or undefined when it is none. */
+export function functionClassName(cls: string): string | undefined {
+  if (FUNCTION_CLASSES.includes(cls)) return cls;
+  const hash = /\?0x([0-9a-f]{16})$/.exec(cls)?.[1];
+  return hash === undefined ? undefined : FUNCTION_CLASS_BY_HASH.get(hash);
+}
 
 /** Whether exports of class `cls` (a name, or "?0x<hash>" of a Zen package) are UFunctions. */
-export function isFunctionClass(cls: string): boolean {
-  if (FUNCTION_CLASSES.includes(cls)) return true;
-  const hash = /\?0x([0-9a-f]{16})$/.exec(cls)?.[1];
-  return hash !== undefined && FUNCTION_CLASS_HASHES.has(hash);
-}
+export const isFunctionClass = (cls: string): boolean => functionClassName(cls) !== undefined;
 
 /** FCoreObjectVersion::FProperties (UE4.25): child properties are FFields. */
 const CORE_FPROPERTIES = 4;
