@@ -7,6 +7,7 @@
  * 33), and the sublevel as a link that opens Streaming_Sublevel.
  * Screenshots (1280x800) in test-artifacts/e2e-level.png, e2e-level-mesh.png, e2e-level-streaming.png.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,12 @@ describe.skipIf(skipBrowser)('levels in Chromium (browser host)', () => {
     ]);
     expect(await instances(page, 'HISM_Fixture').locator('summary').textContent()).toBe('HISM_Fixture: 12 instances, 1 custom floats each');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-level.png') });
+
+    // Save JSON downloads the level; Copy, where the page may not use the clipboard, leaves no page error.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('level-save-json').click()]);
+    expect(download.suggestedFilename()).toBe('Instancing.json');
+    expect(JSON.parse(await readFile((await download.path())!, 'utf8')).counts.instances).toBe(21);
+    await page.getByTestId('level-copy').click();
 
     // The mesh link opens SM_Fixture on its Mesh tab.
     await component(page, 'ISM_Fixture').getByTestId('level-mesh-link').click();
