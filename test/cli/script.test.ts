@@ -38,6 +38,9 @@ describe('pakscope script', () => {
     const rc = j.functions.find((f) => f.name === 'ReceiveControllerChanged')!;
     expect([rc.bytecodeSize, rc.storageSize]).toEqual([54, 82]);
     expect(rc.params).toEqual([{ name: 'OldController', type: 'Controller*' }, { name: 'NewController', type: 'Controller*' }]);
+    // The ubergraph's code names its entry points as the text does (ReceiveControllerChanged jumps in at 10).
+    const uber = j.functions.find((f) => f.name === 'ExecuteUbergraph_BP_ThirdPersonCharacter')!;
+    expect(uber.code).toContain('L_000a: // entry of ReceiveControllerChanged');
   });
 
   it('a package without functions says so', async () => {

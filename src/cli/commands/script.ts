@@ -3,8 +3,7 @@
  * ubergraph) with their flags, parameters and bytecode decoded into pseudo-code (core/kismet).
  */
 import { readBlueprintScript, sizesMatch, type BlueprintScript } from '../../core/kismet/read.js';
-import { renderStatements } from '../../core/kismet/render.js';
-import { propertyType, scriptText, signature } from '../../core/kismet/text.js';
+import { codeLines, propertyType, scriptText, signature, ubergraphEntries } from '../../core/kismet/text.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
 import { JSON_OPTION, type Command } from '../command.js';
 import { withAssetPackage } from '../asset-package.js';
@@ -29,7 +28,8 @@ export const scriptCommand: Command = {
     'write the same versions; 5.7\'s layout is tried first).',
     '',
     '--json prints {"package","functions":[{"name","flags","signature","params":[{"name",',
-    '"type"}],"locals","bytecodeSize","storageSize","code":[lines],"error"}]}.',
+    '"type"}],"locals","bytecodeSize","storageSize","sizesMatch","code":[lines],"error"}]}',
+    '(code: the lines the text prints, entry labels included).',
   ].join('\n'),
   examples: [
     'pakscope script Paks /Game/ThirdPerson/Blueprints/BP_ThirdPersonCharacter',
@@ -61,6 +61,7 @@ export const scriptCommand: Command = {
 };
 
 export function scriptJson(s: BlueprintScript): unknown {
+  const entries = ubergraphEntries(s);
   return {
     package: s.package,
     functions: s.functions.map((f) => ({
@@ -71,7 +72,7 @@ export function scriptJson(s: BlueprintScript): unknown {
       locals: f.locals.map((p) => ({ name: p.name, type: propertyType(p) })),
       ...(f.data ? {
         bytecodeSize: f.data.bytecodeSize, storageSize: f.data.storageSize, sizesMatch: sizesMatch(f.data),
-        code: renderStatements(f.data.statements),
+        code: codeLines(f, entries),
       } : {}),
       ...(f.error !== undefined ? { error: f.error } : {}),
     })),

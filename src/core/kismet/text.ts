@@ -85,13 +85,17 @@ export function scriptText(script: BlueprintScript): string {
     lines.push('{');
     for (const l of f.locals) lines.push(`    local ${propertyType(l)} ${l.name};`);
     if (f.error !== undefined) lines.push(`    // does not decode: ${f.error}`);
-    if (f.data) {
-      const entry = entries.get(f.name);
-      const labels = entry ? new Map([...entry].map(([o, names]) => [o, `entry of ${names.join(', ')}`])) : undefined;
-      lines.push(...renderStatements(f.data.statements, labels));
-    }
+    lines.push(...codeLines(f, entries));
     lines.push('}', '');
   }
   return lines.join('\n');
+}
+
+/** A function's pseudo-code lines, the ubergraph's entry points labelled by the events that jump in (`entries`: ubergraphEntries). */
+export function codeLines(f: ScriptFunction, entries: ReadonlyMap<string, ReadonlyMap<number, string[]>>): string[] {
+  if (!f.data) return [];
+  const entry = entries.get(f.name);
+  const labels = entry ? new Map([...entry].map(([o, names]) => [o, `entry of ${names.join(', ')}`])) : undefined;
+  return renderStatements(f.data.statements, labels);
 }
 
