@@ -68,12 +68,12 @@ function selectedFiles(files: Iterable<VfsFile>, filters: string[]): VfsFile[] {
  */
 async function wwiseLabels(install: Install, files: readonly VfsFile[]): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
-  const media = files.filter((f) => mediumIdOfPath(f.path) !== undefined);
+  const media = files.flatMap((f) => { const id = mediumIdOfPath(f.path); return id === undefined ? [] : [{ path: f.path, id }]; });
   if (media.length === 0) return labels;
   const names = await installMediaNames(new InstallPackages(install));
-  for (const f of media) {
-    const label = mediumLabel(names, mediumIdOfPath(f.path)!);
-    if (label) labels.set(f.path, label);
+  for (const { path, id } of media) {
+    const label = mediumLabel(names, id);
+    if (label) labels.set(path, label);
   }
   return labels;
 }
