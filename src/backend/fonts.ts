@@ -4,6 +4,7 @@
  * as its file (saveConversion).
  */
 import { fontFile, readFontAsset, type FontFaceAsset, type FontFile } from '../core/assets/font/read.js';
+import { packageOfObjectPath } from '../core/package/object-path.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { Usmap } from '../core/usmap/types.js';
 import { MAX_FONT_VIEW_BYTES, type FontFaceFacts, type FontView } from '../shared/asset-api.js';
@@ -16,11 +17,6 @@ export interface FontRequestContext {
   mappings?: Usmap;
   engine?: string;
 }
-
-const objectPackage = (ref: string): string => {
-  const dot = ref.lastIndexOf('.');
-  return dot > ref.lastIndexOf('/') ? ref.slice(0, dot) : ref;
-};
 
 type FaceWithBytes = FontFaceFacts & { bytes: Uint8Array };
 
@@ -60,7 +56,7 @@ export async function packageFontView(ctx: FontRequestContext): Promise<FontView
   for (const t of asset.typefaces) {
     let facePath: string | null = null;
     if (t.fontFace !== null) {
-      const pkg = objectPackage(t.fontFace);
+      const pkg = packageOfObjectPath(t.fontFace);
       if (read.has(t.fontFace)) facePath = read.get(t.fontFace)!;
       else {
         facePath = ctx.packages.index.byPackageName(pkg)?.file.path ?? null;
@@ -87,7 +83,7 @@ export async function packageFontView(ctx: FontRequestContext): Promise<FontView
   return withBytes({
     path: ctx.path, exportIndex: ctx.exportIndex, kind: 'font', class: asset.class, name: asset.name, typefaces,
     cacheType: asset.cacheType,
-    textures: asset.textures.map((ref) => ({ ref, path: ctx.packages.index.byPackageName(objectPackage(ref))?.file.path ?? null })),
+    textures: asset.textures.map((ref) => ({ ref, path: ctx.packages.index.byPackageName(packageOfObjectPath(ref))?.file.path ?? null })),
     glyphs: asset.glyphs, notes,
   }, faces);
 }
