@@ -69,6 +69,33 @@ describe('LZ4 block decoder', () => {
     expect(() => lz4.decodeInto!(block, new Uint8Array(text.length + 1))).toThrow(`block decodes to ${text.length} bytes but ${text.length + 1} are declared`);
   });
 
+  it('copies literals and matches of every short length and offset right, never writing outside its output', () => {
+    // Runs repeating with periods 1 to 40 and literal stretches of 1 to 70 bytes between them:
+    // every case of the decoder's copies (4 bytes at a time, overlapping, byte by byte, memcpy).
+    let seed = 99;
+    const next = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const parts: number[] = [];
+    for (let period = 1; period <= 40; period++) {
+      for (let k = 0, n = 1 + next(70); k < n; k++) parts.push(next(256));
+      const unit = Array.from({ length: period }, () => next(256));
+      for (let k = 0, n = period + next(300); k < n; k++) parts.push(unit[k % period]!);
+    }
+    const data = Uint8Array.from(parts);
+    const block = lz4CompressBlock(data);
+    expect(block.length).toBeLessThan(data.length / 2);
+    const around = new Uint8Array(data.length + 8).fill(0xee);
+    lz4.decodeInto!(block, around.subarray(4, 4 + data.length));
+    expect(Buffer.compare(around.subarray(4, 4 + data.length), data)).toBe(0);
+    expect([...around.subarray(0, 4), ...around.subarray(4 + data.length)]).toEqual(new Array(8).fill(0xee));
+    // A prefix stops at its end, whatever sequence it falls in, and writes nothing beyond it.
+    for (const cut of [1, 3, 17, 1000, 4321, data.length - 1]) {
+      const head = new Uint8Array(cut + 4).fill(0xee);
+      lz4.decodePrefix!(block, head.subarray(0, cut));
+      expect(Buffer.compare(head.subarray(0, cut), data.subarray(0, cut))).toBe(0);
+      expect([...head.subarray(cut)]).toEqual([0xee, 0xee, 0xee, 0xee]);
+    }
+  });
+
   it('rejects wrong declared sizes', () => {
     const data = new TextEncoder().encode('IoStore '.repeat(500));
     const block = lz4CompressBlock(data);
