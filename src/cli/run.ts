@@ -22,6 +22,7 @@ import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
 import { materialCommand } from './commands/material.js';
 import { levelCommand } from './commands/level.js';
+import { effectCommand } from './commands/effect.js';
 import { textureCommand } from './commands/texture.js';
 import { audioCommand } from './commands/audio.js';
 import { meshCommand } from './commands/mesh.js';
@@ -36,7 +37,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, scriptCommand, materialCommand, levelCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, scriptCommand, materialCommand, levelCommand, effectCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
   searchCommand,
 ];
 

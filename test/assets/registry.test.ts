@@ -12,7 +12,7 @@ describe('the converter registry', () => {
       expect(kind?.view).toBe('texture');
       expect(kind?.converts).toEqual(['png', 'dds', 'hdr']);
     }
-    expect(assetKindOf('MetaSoundSource')).toBeUndefined();
+    expect(assetKindOf('BodySetup')).toBeUndefined();
     expect(assetKindOf('SoundCue')?.view).toBe('soundcue');
   });
 
@@ -22,11 +22,15 @@ describe('the converter registry', () => {
     expect(model.exports[0]!.class).toBe('?0x5b93bca796d1fa6f');
     expect(assetKindOf(model.exports[0]!.class)?.kind).toBe('texture');
     expect(assetKindOf('?0x0000000000000000')).toBeUndefined();
+    // A class of another script package is known by that package's hash: cue58's MS_Source read
+    // without global.utoc names its class /Script/?0x45d7f0fff13ee9be (/Script/MetasoundEngine.MetaSoundSource).
+    expect(assetKindOf('/Script/?0x45d7f0fff13ee9be')?.kind).toBe('metasound');
+    expect(assetKindOf('/Script/?0x5c53005e6b2a3f46')?.kind).toBe('niagara');
   });
 
   it('lists the exports a kind converts, and refuses an extension the kind does not make', () => {
     const exports = [
-      { name: 'MS_Rock', class: 'MetaSoundSource' },
+      { name: 'BS_Rock', class: 'BodySetup' },
       { name: 'T_Rock', class: 'Texture2D' },
       { name: 'SM_Rock', class: 'StaticMesh' },
     ];

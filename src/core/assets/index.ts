@@ -16,6 +16,8 @@ import './midi/kind.js';
 import './sprite/kind.js';
 import '../kismet/kind.js';
 import './material/kind.js';
+import './metasound/kind.js';
+import './niagara/kind.js';
 import './level/kind.js';
 import '../asset-registry/kind.js';
 

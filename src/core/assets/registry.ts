@@ -70,6 +70,11 @@ export interface AssetKind {
   view: string;
   /** Export classes (short names, as the package model gives them) this kind reads. */
   classes: readonly string[];
+  /**
+   * The script package of those classes, "/Script/Engine" when absent ("/Script/Niagara"): a Zen
+   * package read without the global container names them by the hash of "<package>.<class>".
+   */
+  scriptPackage?: string;
   /** File extensions it converts to, the one `--format convert` writes first ("png", "dds", "hdr"). */
   converts: readonly string[];
   /**
@@ -113,7 +118,7 @@ export function registerAssetKind(kind: AssetKind): void {
   for (const n of kind.fileNames ?? []) byFileName.set(n, kind);
   for (const c of kind.classes) {
     byClass.set(c, kind);
-    byClassHash.set(scriptImportIndex(`/Script/Engine.${c}`), kind);
+    byClassHash.set(scriptImportIndex(`${kind.scriptPackage ?? '/Script/Engine'}.${c}`), kind);
   }
 }
 
@@ -127,6 +132,17 @@ export function assetKindOf(className: string): AssetKind | undefined {
   if (known) return known;
   const hash = /\?0x([0-9a-f]{16})$/.exec(className)?.[1];
   return hash ? byClassHash.get(hash) : undefined;
+}
+
+/**
+ * `className` as one of `classes` (of script package `scriptPackage`) names it: itself, or the
+ * class its script import hash ("/Script/?0x45d7f0fff13ee9be") stands for; undefined for others.
+ * For readers, which check their export's class without the registry.
+ */
+export function knownClass(className: string, classes: readonly string[], scriptPackage = '/Script/Engine'): string | undefined {
+  if (classes.includes(className)) return className;
+  const hash = /\?0x([0-9a-f]{16})$/.exec(className)?.[1];
+  return hash ? classes.find((c) => scriptImportIndex(`${scriptPackage}.${c}`) === hash) : undefined;
 }
 
 /** The kind that reads plain files named like `path` (by its whole name, else its extension), if any. */
