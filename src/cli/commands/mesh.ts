@@ -31,13 +31,20 @@ export const meshCommand: Command = {
     'the bones, morph targets and sockets. A Nanite mesh shows its fallback mesh, or says it has',
     'none. Unversioned packages need --usmap FILE.',
     '',
+    'A GeometryCache shows its tracks\' frames (raw codec: vertices, indices, normals, UVs, colours',
+    'per frame; other codecs are named, not decoded) and visibility samples; its LOD 0 is the first',
+    'frame, its .glb a node per frame shown in turn (a step animation of their scale). A',
+    'PhysicsAsset shows its bodies (bone, sphere, box, capsule and convex shapes), constraints',
+    '(bones joined, limits) and collision pairs; its .glb a node per body placed by its constraint,',
+    'its shapes as meshes.',
+    '',
     '-o FILE.glb writes glTF 2.0 binary (metres, Y up): LOD 0, or the LOD --lod N names, one',
     'primitive per section, the skin and morph targets of skeletal meshes.',
     '',
     '--json prints, in the engine\'s units and axes as stored (centimetres, Z up),',
     '{"class","lods":[{"vertices","triangles","uvChannels","sections":[{"material","triangles"}],',
     '"bounds":{"min":[x,y,z],"max":[x,y,z]}}],"bones":[{"name","parent"}],"morphTargets":[name],',
-    '"sockets":[{"name","location":[x,y,z]}]}: triangles is the sum over the LOD\'s sections,',
+    '"sockets":[{"name","location":[x,y,z]}],"parts","physics","geometryCache"}: triangles is the sum over the LOD\'s sections,',
     'sections those with triangles, bounds the min and max of the LOD\'s vertex positions, parent',
     'the parent bone\'s index (-1 for the root).',
     '',
@@ -202,4 +209,10 @@ async function printFacts(session: Session, m: Mesh): Promise<void> {
   if (s.morphTargets.length > 0) await out.line(`  morph targets: ${s.morphTargets.join(', ')}`);
   for (const k of m.sockets) await out.line(`  socket ${k.name}${k.bone ? ` on ${k.bone}` : ''} at (${k.location.join(', ')})`);
   if (m.materials.length > 0) await out.line(`  materials: ${m.materials.map((x) => x.material ? `${x.name} (${x.material})` : x.name).join(', ')}`);
+  if (s.parts) await out.line(`  parts: ${s.parts.map((p) => `${p.name}${p.parent >= 0 ? ` <- ${s.parts![p.parent]?.name ?? p.parent}` : ''}${p.triangles > 0 ? ` (${plural(p.triangles, 'triangle')})` : ''}`).join(', ')}`);
+  for (const t of m.facts ?? []) {
+    await out.line(`  ${t.title}:${t.rows.length === 0 ? ' none' : ''}`);
+    if (t.rows.length > 0) await out.line(`    ${t.columns.join(' | ')}`);
+    for (const row of t.rows) await out.line(`    ${row.map(String).join(' | ')}`);
+  }
 }

@@ -109,7 +109,9 @@ function taggedAttempts(pr: PropertyReader, tag: PropertyTag): { read: (r: Binar
   const attempts: { read: (r: BinaryReader) => PropertyValue; note?: string }[] = [];
   if (native) attempts.push({ read: (r) => native(pr, r) });
   for (const alt of (name !== undefined ? NATIVE_ALTERNATIVES.get(name) : undefined) ?? []) attempts.push({ read: (r) => alt(pr, r) });
-  if (tag.binaryOrNative !== true) attempts.push(tagged);
+  // A struct with a native serializer that falls back to tagged properties (FConstraintInstance)
+  // is flagged binary too: without a native reader its bytes are tried as tagged properties.
+  if (tag.binaryOrNative !== true || !native) attempts.push(tagged);
   return attempts;
 }
 

@@ -4,7 +4,7 @@
  * (the sum over its sections), the UV channels, the sections that have triangles with their
  * material slot, and the min and max of its vertex positions.
  */
-import type { Mesh, MeshLod } from './types.js';
+import type { GeometryCacheSummary, Mesh, MeshLod, PhysicsSummary } from './types.js';
 
 export interface MeshLodSummary {
   vertices: number;
@@ -20,6 +20,10 @@ export interface MeshSummary {
   bones: { name: string; parent: number }[];
   morphTargets: string[];
   sockets: { name: string; location: [number, number, number] }[];
+  /** Meshes made of parts: each part's name, parent part, vertices and triangles (0 for a grouping node). */
+  parts?: { name: string; parent: number; vertices: number; triangles: number }[];
+  physics?: PhysicsSummary;
+  geometryCache?: GeometryCacheSummary;
 }
 
 /** Min and max of a LOD's positions ([0,0,0] both for a LOD without vertices). */
@@ -51,5 +55,10 @@ export function meshSummary(mesh: Mesh): MeshSummary {
     bones: mesh.bones.map((b) => ({ name: b.name, parent: b.parent })),
     morphTargets: mesh.morphTargets.map((m) => m.name),
     sockets: mesh.sockets.map((s) => ({ name: s.name, location: s.location })),
+    ...(mesh.parts ? {
+      parts: mesh.parts.map((p) => ({ name: p.name, parent: p.parent, vertices: p.geometry?.vertexCount ?? 0, triangles: (p.geometry?.indices.length ?? 0) / 3 })),
+    } : {}),
+    ...(mesh.physics ? { physics: mesh.physics } : {}),
+    ...(mesh.geometryCache ? { geometryCache: mesh.geometryCache } : {}),
   };
 }

@@ -105,7 +105,7 @@ export interface MeshMaterial {
 
 /** The facts the app shows beside the view and `pakscope mesh --json` prints. */
 export interface MeshInfo {
-  /** Export class: "StaticMesh", "SkeletalMesh", "Skeleton". */
+  /** Export class: "StaticMesh", "SkeletalMesh", "Skeleton", "GeometryCache", "GeometryCollection", "PhysicsAsset". */
   class: string;
   /** Export name in its package. */
   name: string;
@@ -125,4 +125,96 @@ export interface Mesh extends MeshInfo {
   morphTargets: MorphTarget[];
   /** Skeletons (and skeletal meshes, from their skeleton where read): the virtual bones. */
   virtualBones?: MeshVirtualBone[];
+  /** Meshes made of several nodes (GeometryCache, GeometryCollection, PhysicsAsset): LOD 0 is their parts merged. */
+  parts?: MeshPart[];
+  /** Tables of what the reader found besides geometry. */
+  facts?: MeshFactTable[];
+  physics?: PhysicsSummary;
+  geometryCache?: GeometryCacheSummary;
+}
+
+/**
+ * One node of a mesh made of several (a GeometryCache's tracks and frames, a GeometryCollection's
+ * pieces, a PhysicsAsset's bodies and their shapes): its place relative to its parent and its own
+ * geometry in its own space. The glTF writer makes a node per part; the view draws the parts
+ * merged into LOD 0 (parts.ts).
+ */
+export interface MeshPart {
+  name: string;
+  /** Index of the parent part, -1 for a root. Parents come before children. */
+  parent: number;
+  local: MeshTransform;
+  /** Its triangles (section material indices into Mesh.materials); absent for a grouping node. */
+  geometry?: MeshLod;
+  /**
+   * Parts shown only part of the time (a GeometryCache's frames): visible (true) or hidden from
+   * each time (seconds) on; the glTF writer animates their scale (1 or 0, step).
+   */
+  visibility?: { times: number[]; visible: boolean[] };
+}
+
+/** A table of facts the reader found (frames, pieces, bodies, constraints), shown by the view and the CLI as they are. */
+export interface MeshFactTable {
+  title: string;
+  columns: string[];
+  rows: (string | number | boolean)[][];
+}
+
+/** A PhysicsAsset's collision shapes (engine axes, cm), each in its body's bone space. */
+export interface PhysicsShape {
+  type: 'sphere' | 'box' | 'sphyl' | 'tapered capsule' | 'convex';
+  center: [number, number, number];
+  /** Pitch, yaw, roll in degrees. */
+  rotation: [number, number, number];
+  /** Sphere and capsule radius; tapered capsules' first radius. */
+  radius?: number;
+  /** Tapered capsules' second radius. */
+  radius1?: number;
+  /** Capsule length (of its cylinder, along its Z). */
+  length?: number;
+  /** Box full extents along its X, Y, Z. */
+  size?: [number, number, number];
+  /** Convex hull points (cm). */
+  points?: number;
+  name?: string;
+}
+
+export interface PhysicsBody {
+  name: string;
+  bone: string;
+  shapes: PhysicsShape[];
+  physicsType?: string;
+  collisionTrace?: string;
+}
+
+export interface PhysicsConstraint {
+  name: string;
+  /** ConstraintBone1 (the child) and ConstraintBone2 (the parent). */
+  bone1: string;
+  bone2: string;
+  disableCollision: boolean;
+  /** Limits as stored: "swing1 45° limited"...; empty when the constraint keeps the engine's defaults. */
+  limits: string[];
+}
+
+/** What a PhysicsAsset holds besides its shapes' geometry (pakscope mesh --json's "physics"). */
+export interface PhysicsSummary {
+  bodies: PhysicsBody[];
+  constraints: PhysicsConstraint[];
+  /** CollisionDisableTable: body index pairs and whether collision between them is enabled. */
+  collisionPairs: { bodies: [number, number]; enabled: boolean }[];
+  boundsBodies: number[];
+}
+
+/** A GeometryCache's tracks and frames as stored (pakscope mesh --json's "geometryCache"). */
+export interface GeometryCacheSummary {
+  tracks: {
+    name: string;
+    codec: string;
+    chunks: { dataSize: number; firstFrame: number; lastFrame: number }[];
+    samples: { time: number; vertices: number; indices: number }[];
+    visibility: { from: number | null; to: number | null; visible: boolean }[];
+    /** Each frame as decoded: vertices, triangles and which attributes it has. */
+    frames: { vertices: number; triangles: number; attributes: string[] }[];
+  }[];
 }

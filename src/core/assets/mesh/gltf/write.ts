@@ -6,7 +6,7 @@
  * extras.targetNames, sockets as nodes. Axes and units: see axes.ts.
  */
 import { Document, NodeIO, VertexLayout, type Accessor, type Material, type Mesh as GltfMesh, type Node, type Texture } from '@gltf-transform/core';
-import type { Mesh, MeshLod, MeshMaterial } from '../types.js';
+import type { Mesh, MeshLod, MeshMaterial, MeshPart } from '../types.js';
 import {
   composeMat4, GLTF_SCALE, invertAffineMat4, multiplyMat4, rotatorToQuat, streamToGltfAxes, toGltfAxes, toGltfPosition, toGltfQuat,
   type Mat4,
@@ -45,7 +45,9 @@ export function buildGltfDocument(mesh: Mesh, opts: GlbOptions = {}): Document {
 
   const boneNodes = writeSkeleton(doc, mesh, scene);
   let meshNode: Node | undefined;
-  if (lod) {
+  if (mesh.parts) {
+    writeParts(doc, mesh, mesh.parts, scene, opts.textures);
+  } else if (lod) {
     const textures = new Map<string, Texture>();
     const materials = mesh.materials.map((m) => writeMaterial(doc, m, opts.textures, textures));
     const buffer = doc.createBuffer();
@@ -80,6 +82,42 @@ export function addStaticMesh(doc: Document, mesh: Mesh, lodIndex = 0, textures?
   const materials = mesh.materials.map((m) => writeMaterial(doc, m, textures, made));
   const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
   return writeLod(doc, buffer, mesh, lod, lodIndex, materials);
+}
+
+/**
+ * One node per part, parented as the parts say, each with its own glTF mesh; parts shown only part
+ * of the time get a step animation of their scale (0 while hidden), which Blender and three.js play.
+ */
+function writeParts(doc: Document, mesh: Mesh, parts: readonly MeshPart[], scene: ReturnType<Document['createScene']>, pngs: GlbOptions['textures']): void {
+  const made = new Map<string, Texture>();
+  const materials = mesh.materials.map((m) => writeMaterial(doc, m, pngs, made));
+  const buffer = doc.createBuffer();
+  const nodes: Node[] = [];
+  let animation: ReturnType<Document['createAnimation']> | undefined;
+  parts.forEach((part, i) => {
+    const node = doc.createNode(part.name)
+      .setTranslation(toGltfPosition(part.local.translation))
+      .setRotation(toGltfQuat(part.local.rotation))
+      .setScale(toGltfAxes(part.local.scale));
+    if (part.geometry && part.geometry.indices.length > 0) {
+      node.setMesh(writeLod(doc, buffer, { ...mesh, name: part.name, morphTargets: [] }, part.geometry, 0, materials));
+    }
+    nodes.push(node);
+    if (part.parent < 0) scene.addChild(node);
+    else if (part.parent < i) nodes[part.parent]!.addChild(node);
+    else throw new RangeError(`part ${i} (${part.name}) has parent ${part.parent}: parents come before their children`);
+    const v = part.visibility;
+    if (v && v.times.length > 0) {
+      if (v.visible.length !== v.times.length) throw new RangeError(`part ${part.name}: ${v.times.length} visibility times, ${v.visible.length} states`);
+      animation ??= doc.createAnimation(mesh.name);
+      const scale = toGltfAxes(part.local.scale);
+      const input = doc.createAccessor(`${part.name}_times`, buffer).setType('SCALAR').setArray(Float32Array.from(v.times));
+      const output = doc.createAccessor(`${part.name}_scale`, buffer).setType('VEC3')
+        .setArray(Float32Array.from(v.visible.flatMap((shown) => (shown ? scale : [0, 0, 0]))));
+      const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('STEP');
+      animation.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('scale').setSampler(sampler));
+    }
+  });
 }
 
 /** One node per bone, parented as the skeleton says; the roots go in the scene. */

@@ -8,7 +8,7 @@ export const entriesOf = (v: PropertyValue | undefined): PropertyEntry[] | undef
   Array.isArray(v) && v.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && 'name' in e) ? (v as PropertyEntry[]) : undefined;
 
 /** A natively serialized struct's fields ({X, Y, Z}), or a struct read property by property. */
-function field(v: PropertyValue | undefined, name: string): PropertyValue | undefined {
+export function field(v: PropertyValue | undefined, name: string): PropertyValue | undefined {
   if (v === null || v === undefined || typeof v !== 'object') return undefined;
   const e = entriesOf(v);
   if (e) return prop(e, name);

@@ -23,9 +23,17 @@ import { findSkeletonNative, readSkeletonAnyRelease } from './skeleton.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import { readFNameOf } from '../../../uasset/names.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
+import { geometryCacheOf } from './geometry-cache.js';
+import { physicsAssetOf } from './physics-asset.js';
 import { OLDEST_MESH_RELEASE, candidateReleases, releaseLabel } from './versions.js';
 
-export const MESH_CLASSES: readonly string[] = ['StaticMesh', 'SkeletalMesh', 'Skeleton'];
+export const MESH_CLASSES: readonly string[] = ['StaticMesh', 'SkeletalMesh', 'Skeleton', 'GeometryCache', 'PhysicsAsset'];
+
+/** Script paths of the classes a Zen package may name only by hash (mesh classes and the exports they own). */
+const SCRIPT_CLASSES = [
+  ...['StaticMesh', 'SkeletalMesh', 'Skeleton', 'StaticMeshSocket', 'SkeletalMeshSocket', 'MorphTarget', 'PhysicsAsset', 'SkeletalBodySetup', 'BodySetup', 'PhysicsConstraintTemplate'].map((c) => `/Script/Engine.${c}`),
+  ...['GeometryCache', 'GeometryCacheTrackStreamable', 'GeometryCacheCodecRaw', 'GeometryCacheCodecV1'].map((c) => `/Script/GeometryCache.${c}`),
+];
 export type MeshReadOptions = PackageReadOptions;
 
 let classByHash: Map<string, string> | undefined;
@@ -33,7 +41,7 @@ let classByHash: Map<string, string> | undefined;
 export function meshClassName(cls: string): string {
   const m = /\?0x([0-9a-f]{16})$/.exec(cls);
   if (!m) return cls;
-  classByHash ??= new Map([...MESH_CLASSES, 'StaticMeshSocket', 'SkeletalMeshSocket', 'MorphTarget'].map((c) => [scriptImportIndex(`/Script/Engine.${c}`), c]));
+  classByHash ??= new Map(SCRIPT_CLASSES.map((c) => [scriptImportIndex(c), c.slice(c.lastIndexOf('.') + 1)]));
   return classByHash.get(m[1]!) ?? cls;
 }
 
@@ -74,6 +82,8 @@ export async function meshOf(source: PackageSource, opts: MeshReadOptions): Prom
   if (exp.class === 'StaticMesh') return staticMeshOf(source, exp, opts);
   if (exp.class === 'Skeleton') return skeletonOf(source, exp);
   if (exp.class === 'SkeletalMesh') return skeletalMeshOf(source, exp, opts);
+  if (exp.class === 'PhysicsAsset') return physicsAssetOf(source, exp);
+  if (exp.class === 'GeometryCache') return geometryCacheOf(source, exp, releasesOf(source, exp)[0]!, opts.signal);
   throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base, `${exp.class} is not read yet`);
 }
 

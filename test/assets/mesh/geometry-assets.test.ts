@@ -1,0 +1,159 @@
+/**
+ * cue58's GeometryCache (GeoCache_Fixture) and PhysicsAsset (PHYS_Fixture) read as meshes and
+ * written as .glb, tagged and unversioned with the usmap. Expected values are CUE4Parse's fixture
+ * tests' (FixtureExtendedAssetTests: GeometryCacheCustomSerializerDeserializesStreamedChunk, one
+ * chunk of frames 0..0, a sample of 768 vertices and 768 indices, visible;
+ * PhysicsAssetDeserializesBodiesConstraintsAndCollisionPairs: bodies Root (box at (1,2,3),
+ * 40x30x20) and Joint_1 (sphere at (-4,5,6), radius 12.5), constraint RootToJoint joining Joint_1
+ * to Root with collision disabled, one collision pair (0,1) = false); the manifest names the
+ * classes; the .glb is checked by the Khronos validator and read back by its own small parser.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertExport, convertibleExports } from '../../../src/core/assets/index.js';
+import { readMesh } from '../../../src/core/assets/mesh/index.js';
+import { decodeRawChunk } from '../../../src/core/assets/mesh/read/geometry-cache.js';
+import { hullLod } from '../../../src/core/assets/mesh/shapes.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { openInstall, type Install } from '../../../src/core/install/install.js';
+import { InstallPackages } from '../../../src/core/package/open-package.js';
+import { parseUsmap } from '../../../src/core/usmap/parse.js';
+import { corpus, loadCorpus } from '../../support/corpus.js';
+import { accessorValues, parseGlb, validateGlb } from '../../support/gltf-validator.js';
+
+const VARIANTS = {
+  Tagged: { path: 'cue58/IoStore/Tagged/Uncompressed', mappings: false },
+  'Unversioned with the usmap': { path: 'cue58/IoStore/Unversioned/Zlib', mappings: true },
+};
+const GEOCACHE = 'CUE4ParseFixtures/Content/Fixtures/Geometry/GeoCache_Fixture.uasset';
+const PHYSICS = 'CUE4ParseFixtures/Content/Fixtures/Physics/PHYS_Fixture.uasset';
+const manifest = JSON.parse(new TextDecoder().decode(loadCorpus('cue58/manifest.json'))) as { variants: Record<string, { assets?: { asset: string; class: string }[] }> };
+const manifestClass = (asset: string): string | undefined => {
+  for (const v of Object.values(manifest.variants ?? {})) for (const a of v.assets ?? []) if (a.asset === asset) return a.class;
+  return JSON.stringify(manifest).match(new RegExp(`"asset": ?"${asset.replace(/[/.]/g, '\\$&')}",[^}]*"class": ?"(\\w+)"`))?.[1];
+};
+const close = (actual: number[], expected: number[], digits = 4) => {
+  expect(actual.length).toBe(expected.length);
+  actual.forEach((a, i) => expect(a, `value ${i}`).toBeCloseTo(expected[i]!, digits));
+};
+
+for (const [variant, v] of Object.entries(VARIANTS)) {
+  describe(`geometry assets, cue58 IoStore ${variant}`, () => {
+    let install: Install, packages: InstallPackages;
+    const opts = () => (v.mappings ? { mappings: parseUsmap(loadCorpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), 'cue58.usmap') } : {});
+    beforeAll(async () => {
+      install = await openInstall([corpus(v.path)]);
+      packages = new InstallPackages(install);
+    });
+    afterAll(async () => {
+      await packages.close();
+      await install.close();
+    });
+    const convert = async (path: string) => {
+      const { model } = await packages.open(path);
+      const [exp] = convertibleExports(model);
+      expect(exp?.kind.kind).toBe('mesh');
+      const [file] = await convertExport({ packages, ref: path }, exp!, undefined, opts());
+      return file!.data;
+    };
+
+    it('reads GeoCache_Fixture\'s streamed chunk through the raw codec: one frame of 768 vertices and 768 indices, visible', async () => {
+      expect(manifestClass('/Game/Fixtures/Geometry/GeoCache_Fixture.GeoCache_Fixture')).toBe('GeometryCache');
+      const mesh = await readMesh({ packages, ref: GEOCACHE }, undefined, opts());
+      expect(mesh.class).toBe('GeometryCache');
+      const [track] = mesh.geometryCache!.tracks;
+      expect(mesh.geometryCache!.tracks).toHaveLength(1);
+      expect(track!.codec).toBe('GeometryCacheCodecRaw');
+      expect(track!.chunks).toHaveLength(1);
+      expect(track!.chunks[0]!.dataSize).toBeGreaterThan(0);
+      expect([track!.chunks[0]!.firstFrame, track!.chunks[0]!.lastFrame]).toEqual([0, 0]);
+      expect(track!.samples.map((s) => [s.vertices, s.indices])).toEqual([[768, 768]]);
+      expect(track!.visibility.map((s) => s.visible)).toEqual([true]);
+      expect(track!.frames.map((f) => [f.vertices, f.triangles * 3])).toEqual([[768, 768]]);
+      expect(mesh.lods[0]!.vertexCount).toBe(768);
+      expect(mesh.lods[0]!.indices.length).toBe(768);
+      expect(mesh.facts!.map((t) => t.title)).toEqual(['Frames', 'Visibility samples']);
+    });
+
+    it('writes GeoCache_Fixture as a .glb the validator accepts: a node per frame with its 256 triangles', async () => {
+      const glb = await convert(GEOCACHE);
+      const { errors, report } = await validateGlb(glb);
+      expect(errors).toEqual([]);
+      expect(report.info).toMatchObject({ totalTriangleCount: 256, drawCallCount: 1 });
+      const gltf = parseGlb(glb);
+      const frame = gltf.json.nodes.find((n: { name: string }) => n.name === 'StreamableTrack_frame0');
+      expect(frame.mesh).toBeDefined();
+      const prim = gltf.json.meshes[frame.mesh].primitives[0];
+      expect(gltf.json.accessors[prim.attributes.POSITION].count).toBe(768);
+      const indices = accessorValues(gltf, prim.indices);
+      expect(indices).toHaveLength(768);
+      expect(Math.max(...indices)).toBeLessThan(768);
+    });
+
+    it('reads PHYS_Fixture\'s bodies, constraint and collision pair', async () => {
+      expect(manifestClass('/Game/Fixtures/Physics/PHYS_Fixture.PHYS_Fixture')).toBe('PhysicsAsset');
+      const mesh = await readMesh({ packages, ref: PHYSICS }, undefined, opts());
+      const p = mesh.physics!;
+      expect(p.boundsBodies).toEqual([0, 1]);
+      expect(p.bodies.map((b) => b.bone)).toEqual(['Root', 'Joint_1']);
+      expect(p.bodies[0]!.shapes).toEqual([expect.objectContaining({ type: 'box', center: [1, 2, 3], size: [40, 30, 20] })]);
+      expect(p.bodies[1]!.shapes).toEqual([expect.objectContaining({ type: 'sphere', center: [-4, 5, 6], radius: 12.5 })]);
+      expect(p.constraints).toEqual([expect.objectContaining({ name: 'RootToJoint', bone1: 'Joint_1', bone2: 'Root', disableCollision: true })]);
+      expect(p.collisionPairs).toEqual([{ bodies: [0, 1], enabled: false }]);
+    });
+
+    it('writes PHYS_Fixture as a .glb of its shapes: Joint_1 under Root, the box 40x30x20 cm and the sphere of radius 12.5 cm, in metres', async () => {
+      const glb = await convert(PHYSICS);
+      const { errors } = await validateGlb(glb);
+      expect(errors).toEqual([]);
+      const gltf = parseGlb(glb);
+      const node = (name: string) => gltf.json.nodes.findIndex((n: { name: string }) => n.name === name);
+      expect(gltf.json.nodes[node('Root')].children).toContain(node('Joint_1'));
+      const box = gltf.json.nodes[node('Root_box_0')];
+      close(box.translation, [0.01, 0.03, 0.02]); // (1, 2, 3) cm, Y and Z swapped
+      const boxPos = gltf.json.accessors[gltf.json.meshes[box.mesh].primitives[0].attributes.POSITION];
+      close(boxPos.max, [0.2, 0.1, 0.15]); // half of 40, 20 (Z), 30 (Y) cm
+      close(boxPos.min, [-0.2, -0.1, -0.15]);
+      const sphere = gltf.json.nodes[node('Joint_1_sphere_0')];
+      close(sphere.translation, [-0.04, 0.06, 0.05]);
+      const spherePos = gltf.json.accessors[gltf.json.meshes[sphere.mesh].primitives[0].attributes.POSITION];
+      close(spherePos.max, [0.125, 0.125, 0.125], 3);
+    });
+  });
+}
+
+describe('geometry asset readers on bad input', () => {
+  /** A raw-codec frame: an empty box, one batch, no attributes but positions, `n` vertices and the given indices. */
+  const frame = (n: number, indices: number[], claimed = n): Uint8Array => {
+    const bytes = new Uint8Array(25 + 4 + 12 + 36 + 4 + n * 12 + 4 + indices.length * 4);
+    const v = new DataView(bytes.buffer);
+    let at = 25;
+    v.setInt32(at, 1, true); at += 4;
+    v.setUint32(at, 0, true); v.setUint32(at + 4, indices.length / 3, true); v.setUint32(at + 8, 0, true); at += 12 + 36;
+    v.setInt32(at, claimed, true); at += 4 + n * 12;
+    v.setInt32(at, indices.length, true); at += 4;
+    indices.forEach((x, i) => v.setUint32(at + i * 4, x, true));
+    return bytes;
+  };
+
+  it('decodes a well-formed frame', () => {
+    const f = decodeRawChunk(frame(3, [0, 1, 2]), 25 + 4 + 12 + 36 + 4 + 36 + 4 + 12, 'x.ubulk', 0);
+    expect(f.lod.vertexCount).toBe(3);
+    expect(Array.from(f.lod.indices)).toEqual([0, 1, 2]);
+  });
+
+  it('throws FormatError naming the frame for an index past the vertices, a vertex count past the bytes and a short chunk', () => {
+    const bad = frame(3, [0, 1, 7]);
+    expect(() => decodeRawChunk(bad, bad.length, 'x.ubulk', 4)).toThrow(FormatError);
+    expect(() => decodeRawChunk(bad, bad.length, 'x.ubulk', 4)).toThrow(/x\.ubulk.*frame 4/);
+    const huge = frame(3, [0, 1, 2], 0x7fffffff);
+    expect(() => decodeRawChunk(huge, huge.length, 'x.ubulk', 0)).toThrow(FormatError);
+    expect(() => decodeRawChunk(huge.subarray(0, 40), huge.length, 'x.ubulk', 0)).toThrow(/says .* bytes/);
+  });
+
+  it('makes a convex hull of a cube\'s corners (12 triangles) and ignores points inside', () => {
+    const pts = [[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1], [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1], [0, 0, 0], [0.5, 0.2, -0.3]].flat();
+    const hull = hullLod(pts)!;
+    expect(hull.indices.length / 3).toBe(12);
+    expect(hullLod([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0])).toBeUndefined(); // flat
+  });
+});
