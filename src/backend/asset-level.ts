@@ -1,14 +1,16 @@
 /**
  * The level view: what a map places (core/assets/level, the registry's "level" view), with the
  * tree path of every mesh, material, sublevel and World Partition cell package the install holds
- * (the view's links) and its JSON for Save and Copy.
+ * (the view's links) and its JSON for Save and Copy; and its 3D scene (level-scene.ts). The last
+ * levels read are kept, so the scene asked for after the view does not read the map again.
  */
 import { readLevel } from '../core/assets/level/read.js';
 import type { LevelAsset } from '../core/assets/level/types.js';
 import { treePathsOf } from '../core/package/object-path.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { Usmap } from '../core/usmap/types.js';
-import type { AssetRequest, LevelView } from '../shared/asset-api.js';
+import type { AssetRequest, LevelScene, LevelView } from '../shared/asset-api.js';
+import { levelScene } from './level-scene.js';
 import { packageAssets } from './assets.js';
 import type { PackageService } from './packages.js';
 import { RequestError } from './request-error.js';
@@ -40,4 +42,36 @@ export async function readLevelView(packages: InstallPackages, service: PackageS
     ...(mappings ? { mappings } : {}), ...(engine !== undefined ? { engine } : {}),
   });
   return { path: loc.path, exportIndex: asset.exportIndex, level, links: levelLinks(level, packages), json: `${JSON.stringify(level, null, 2)}\n` };
+}
+
+const CACHED_LEVELS = 2;
+
+/** Level views and scenes, the last few levels read kept (per install, path, export, engine and mappings). */
+export class LevelService {
+  private readonly cache = new Map<string, { mappings: Usmap | undefined; view: Promise<LevelView> }>();
+
+  forget(installId: string): void {
+    for (const k of [...this.cache.keys()]) if (k.startsWith(`${installId}|`)) this.cache.delete(k);
+  }
+
+  view(packages: InstallPackages, service: PackageService, req: AssetRequest, mappings: Usmap | undefined): Promise<LevelView> {
+    const key = `${req.installId}|${req.path}|${req.exportIndex ?? ''}|${req.engine ?? ''}`;
+    const hit = this.cache.get(key);
+    this.cache.delete(key);
+    if (hit && hit.mappings === mappings) {
+      this.cache.set(key, hit);
+      return hit.view;
+    }
+    const view = readLevelView(packages, service, req, mappings);
+    const entry = { mappings, view };
+    view.catch(() => { if (this.cache.get(key) === entry) this.cache.delete(key); });
+    this.cache.set(key, entry);
+    while (this.cache.size > CACHED_LEVELS) this.cache.delete(this.cache.keys().next().value!);
+    return view;
+  }
+
+  async scene(packages: InstallPackages, service: PackageService, req: AssetRequest, mappings: Usmap | undefined): Promise<LevelScene> {
+    const v = await this.view(packages, service, req, mappings);
+    return levelScene(v.level, v.links, v.path, v.exportIndex);
+  }
 }

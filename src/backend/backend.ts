@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { FONT_CONVERSION_FORMATS, SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -56,7 +56,7 @@ import { GraphService } from './graph.js';
 import { PackageService } from './packages.js';
 import { readAssetTable } from './asset-table.js';
 import { readMaterialView } from './asset-material.js';
-import { readLevelView } from './asset-level.js';
+import { LevelService } from './asset-level.js';
 import { readLocalization, readRegistryView } from './game-data.js';
 import { RegistryFactsService } from './registry-facts.js';
 import { readAssetText } from './asset-text.js';
@@ -135,6 +135,7 @@ export class Backend implements PakScopeApi {
   private readonly grants: PathGrants;
   private readonly textures: TextureService;
   private readonly meshes: MeshService;
+  private readonly levels = new LevelService();
   private readonly anims: AnimService;
   private readonly saves: SaveService;
   private readonly comparisons: CompareService;
@@ -315,6 +316,7 @@ export class Backend implements PakScopeApi {
     this.wwiseNamesKnown.delete(req.installId);
     this.textures.forget(req.installId);
     this.meshes.forget(req.installId);
+    this.levels.forget(req.installId);
     this.anims.forget(req.installId);
     await this.packages.forget(req.installId);
     const opened = await entry.ready.catch(() => null);
@@ -478,6 +480,7 @@ export class Backend implements PakScopeApi {
     this.wwiseNamesKnown.delete(entry.id);
     this.textures.forget(entry.id);
     this.meshes.forget(entry.id);
+    this.levels.forget(entry.id);
     this.anims.forget(entry.id);
     await this.packages.forget(entry.id);
     return { ...added, summary: loaded.summary, status: await this.keys.status(install, entry.root) };
@@ -706,7 +709,14 @@ export class Backend implements PakScopeApi {
     const install = await this.install(req.installId);
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
-    return readLevelView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
+    return this.levels.view(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
+  }
+
+  async levelScene(req: AssetRequest): Promise<LevelScene> {
+    const install = await this.install(req.installId);
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    return this.levels.scene(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
   }
 
   async localization(req: { installId: string; path: string }): Promise<LocalizationView> {

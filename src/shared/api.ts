@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -217,6 +217,8 @@ export interface PakScopeApi {
   materialInfo(req: AssetRequest): Promise<MaterialView>;
   /** A map's actors, components, transforms, meshes, instances, sublevels and World Partition cells (the level view). */
   levelInfo(req: AssetRequest): Promise<LevelView>;
+  /** What the level view draws in 3D: each distinct static mesh and the matrices placing it (binary), its package's tree path for meshGeometry. */
+  levelScene(req: AssetRequest): Promise<LevelScene>;
   /**
    * Every culture of the localization target `path` (a .locres or .locmeta) belongs to, side by
    * side by namespace and key; "" gathers every .locres of the install.
@@ -425,6 +427,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetTable: { ...ASSET, flatten: 'boolean?' },
   materialInfo: ASSET,
   levelInfo: ASSET,
+  levelScene: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },

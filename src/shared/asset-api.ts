@@ -88,6 +88,51 @@ export interface LevelView {
   json: string;
 }
 
+/**
+ * What the level view's 3D scene draws: every static mesh the level places (a static mesh
+ * component's mesh, each instance of an instanced, hierarchical or foliage component's), one
+ * entry per distinct mesh and its placements. The placements' matrices travel as one binary
+ * array (a frame on the browser host), the meshes' geometry is asked for per mesh (meshGeometry
+ * of `treePath`), so a mesh placed a thousand times is sent once and drawn instanced.
+ */
+export interface LevelScene {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  /** The components that place meshes, in the level's order (actors, then each one's components). */
+  components: LevelSceneComponent[];
+  /** The distinct meshes, in the order the level first places them; each one's placements are consecutive. */
+  meshes: LevelSceneMesh[];
+  /** Placements in all (the sum of the meshes' counts). */
+  placements: number;
+  /**
+   * Float32 4x4 matrix per placement, column-major (WebGL's order), in the mesh view's axes (cm,
+   * Y up, right-handed): the component's world transform, times the instance's for an instance.
+   */
+  matrices: Uint8Array;
+  /** Uint32 per placement: the index of the component placing it in `components`. */
+  owners: Uint8Array;
+  /** Min and max of the placements' locations, view axes (cm); zeros when the level places nothing. */
+  bounds: { min: [number, number, number]; max: [number, number, number] };
+}
+
+export interface LevelSceneComponent {
+  /** The component's object path, and its actor's (LevelAsset's paths). */
+  path: string;
+  actor: string;
+  actorClass: string;
+}
+
+export interface LevelSceneMesh {
+  /** The StaticMesh's object path. */
+  mesh: string;
+  /** Tree path of its package in the install (meshGeometry's path); null when the install lacks it. */
+  treePath: string | null;
+  /** Its placements: `count` from index `first`. */
+  first: number;
+  count: number;
+}
+
 /** A data table, string table, curve table or curve as the table view shows it. */
 export interface AssetTable {
   /** Tree path of the package, as openPackage gives it. */

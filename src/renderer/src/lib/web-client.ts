@@ -177,6 +177,7 @@ export class WebClient implements PakScopeBridge {
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
   materialInfo(req: ApiRequest<'materialInfo'>) { return this.call('materialInfo', req); }
   levelInfo(req: ApiRequest<'levelInfo'>) { return this.call('levelInfo', req); }
+  levelScene(req: ApiRequest<'levelScene'>) { return this.call('levelScene', req); }
   localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }
   assetRegistry(req: ApiRequest<'assetRegistry'>) { return this.call('assetRegistry', req); }
   texturePixels(req: ApiRequest<'texturePixels'>) { return this.call('texturePixels', req); }
