@@ -11,6 +11,7 @@ import type { InstallPackages } from '../package/open-package.js';
 import { scriptImportIndex } from '../zen/object-index.js';
 import type { Usmap } from '../usmap/types.js';
 import type { WorkerPool } from '../workers/pool.js';
+import type { MaterialReads } from './material/read.js';
 
 /** Where an asset's package is: a package of an install (a name, an `ls` path or an id), or a package file on disk. */
 export type AssetSource =
@@ -37,6 +38,8 @@ export interface ConvertOptions {
   lod?: number;
   /** The install a plain file is in, for kinds named by its other files (a bank's media by the Wwise metadata beside it). */
   install?: Install;
+  /** Materials opened already in this conversion (a level's meshes share them): each read once. */
+  materialReads?: MaterialReads;
 }
 
 /** One file a conversion makes. */

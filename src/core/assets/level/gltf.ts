@@ -7,6 +7,7 @@
  */
 import { Document, NodeIO, VertexLayout, type Mesh as GltfMesh, type Node, type Texture } from '@gltf-transform/core';
 import { readMesh } from '../mesh/kind.js';
+import { MaterialReads } from '../material/read.js';
 import { addStaticMesh } from '../mesh/gltf/write.js';
 import { readMeshTextures } from '../mesh/gltf/textures.js';
 import { packageOfObjectPath } from '../../package/object-path.js';
@@ -31,6 +32,8 @@ export async function levelGlb(source: AssetSource, level: LevelAsset, opts: Con
   doc.getRoot().setDefaultScene(scene);
 
   const meshes = new Map<string, GltfMesh | null>();
+  // Shared by the meshes: the slots' materials and their parents (a master material under many instances) are opened once.
+  const materialReads = opts.materialReads ?? new MaterialReads();
   // Shared by the meshes: a texture several of them use is decoded and embedded once.
   const pngs = new Map<string, Uint8Array>();
   const textures = new Map<string, Texture>();
@@ -42,7 +45,7 @@ export async function levelGlb(source: AssetSource, level: LevelAsset, opts: Con
       if (meshes.size === 0) notes.push('a package file alone: its meshes are in other packages, not read (the nodes are placed without them)');
     } else {
       try {
-        const mesh = await readMesh({ packages: source.packages, ref: packageOfObjectPath(path) }, undefined, opts);
+        const mesh = await readMesh({ packages: source.packages, ref: packageOfObjectPath(path) }, undefined, { ...opts, materialReads });
         if (mesh.class !== 'StaticMesh') notes.push(`${path} is a ${mesh.class}, not a static mesh: left out`);
         else {
           const read = await readMeshTextures(source, mesh, opts, pngs);

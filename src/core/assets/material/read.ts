@@ -24,7 +24,16 @@ export const MATERIAL_CLASSES = [
 /** Longer chains than this are a loop the path comparison missed, or a bad install. */
 export const MAX_CHAIN = 32;
 
-export interface MaterialReadOptions extends Pick<ConvertOptions, 'mappings' | 'engine' | 'signal'> {}
+export interface MaterialReadOptions extends Pick<ConvertOptions, 'mappings' | 'engine' | 'signal' | 'materialReads'> {}
+
+/**
+ * Material exports opened for several readMaterial calls (a level .glb's meshes, whose slots'
+ * instances share parents): each package's material, by install and object path, opened once.
+ * Made per conversion and dropped after it.
+ */
+export class MaterialReads {
+  readonly opened = new Map<string, Promise<OpenedExport>>();
+}
 
 /** Script import hashes of "/Script/Engine.<class>": a Zen package read without the global container names its classes so. */
 const MATERIAL_CLASS_HASHES = new Set(MATERIAL_CLASSES.map((c) => scriptImportIndex(`/Script/Engine.${c}`)));
@@ -38,7 +47,7 @@ export function isMaterialClass(cls: string): boolean {
 
 const isMaterial = (e: Pick<ExportProperties, 'class'>): boolean => isMaterialClass(e.class);
 
-interface OpenedExport {
+export interface OpenedExport {
   exp: ExportProperties;
   /** Every export of its package (an editor material's expressions are among them). */
   exports: readonly ExportProperties[];
@@ -53,6 +62,20 @@ function splitObjectPath(path: string): [string, string | undefined] {
   const dot = path.lastIndexOf('.');
   const slash = path.lastIndexOf('/');
   return dot > slash ? [path.slice(0, dot), path.slice(dot + 1).replace(/^.*:/, '')] : [path, undefined];
+}
+
+/** openExport through `opts.materialReads` where given (an install's package named by path, not a file or an export index). */
+function openShared(source: AssetSource, exportIndex: number | undefined, exportName: string | undefined, opts: MaterialReadOptions): Promise<OpenedExport> {
+  const reads = opts.materialReads;
+  if (!reads || 'file' in source || exportIndex !== undefined) return openExport(source, exportIndex, exportName, opts);
+  const key = `${source.ref}\0${exportName ?? ''}`.toLowerCase();
+  let hit = reads.opened.get(key);
+  if (!hit) {
+    hit = openExport(source, exportIndex, exportName, opts);
+    reads.opened.set(key, hit);
+  }
+  // Each caller gets its own notes list: readMaterial adds to it.
+  return hit.then((o) => ({ ...o, notes: [...o.notes] }));
 }
 
 async function openExport(source: AssetSource, exportIndex: number | undefined, exportName: string | undefined, opts: MaterialReadOptions): Promise<OpenedExport> {
@@ -77,7 +100,7 @@ async function openExport(source: AssetSource, exportIndex: number | undefined, 
 
 /** Export `exportIndex` of `source` (or its first material export) with its parent chain. */
 export async function readMaterial(source: AssetSource, exportIndex: number | undefined, opts: MaterialReadOptions = {}): Promise<MaterialAsset> {
-  const first = await openExport(source, exportIndex, undefined, opts);
+  const first = await openShared(source, exportIndex, undefined, opts);
   if (!isMaterial(first.exp)) throw new FormatError('file' in source ? source.file : first.path, `export ${first.exp.index} "${first.exp.name}"`, 0, `a ${first.exp.class}, not a material`);
   const notes = [...first.notes];
   const chain: MaterialLevel[] = [materialLevel(first.exp, first.path, notes, first.exports)];
@@ -100,7 +123,7 @@ export async function readMaterial(source: AssetSource, exportIndex: number | un
     const [pkg, name] = splitObjectPath(parent);
     let opened: OpenedExport;
     try {
-      opened = await openExport({ packages: source.packages, ref: pkg }, undefined, name, opts);
+      opened = await openShared({ packages: source.packages, ref: pkg }, undefined, name, opts);
     } catch (e) {
       if (!(e instanceof Error)) throw e;
       notes.push(`parent ${parent} does not read: ${e.message}`);

@@ -22,7 +22,7 @@ export async function readMesh(source: AssetSource, exportIndex: number | undefi
   if ('file' in source) return readMeshFile(source.file, o);
   const mesh = await readInstallMesh(source.packages, source.ref, o);
   // The slots' materials name the textures the glTF and the textured view use.
-  await resolveSlotMaterials(source.packages, mesh, o);
+  await resolveSlotMaterials(source.packages, mesh, { ...o, ...(opts.materialReads ? { materialReads: opts.materialReads } : {}) });
   return mesh;
 }
 

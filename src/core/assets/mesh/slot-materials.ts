@@ -62,7 +62,7 @@ export function slotLook(m: MaterialAsset): Pick<MeshMaterial, 'textures' | 'bas
 }
 
 /** Fills each slot's textures and base colour from its material, where the install holds it. */
-export async function resolveSlotMaterials(packages: InstallPackages, mesh: Mesh, opts: Pick<ConvertOptions, 'mappings' | 'engine' | 'signal'> = {}): Promise<void> {
+export async function resolveSlotMaterials(packages: InstallPackages, mesh: Mesh, opts: Pick<ConvertOptions, 'mappings' | 'engine' | 'signal' | 'materialReads'> = {}): Promise<void> {
   const looks = new Map<string, Pick<MeshMaterial, 'textures' | 'baseColor'> | null>();
   for (const slot of mesh.materials) {
     if (slot.material === '' || slot.textures !== undefined) continue;
