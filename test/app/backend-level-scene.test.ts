@@ -109,3 +109,17 @@ describe('levelScene on an unversioned install', () => {
     expect(s.meshes.map((m) => [m.mesh, m.count])).toEqual([[SM, 21]]);
   });
 });
+
+describe('levelScene of a map whose meshes the install lacks', () => {
+  const uncooked = useBackend(corpus('uncooked'), 'pakscope-level-scene-uncooked-');
+  it('lists the engine meshes of ue54_LevelOne with their placements and no tree path (the view counts them, not drawn)', async () => {
+    const { backend: b, installId: id } = uncooked;
+    const s = await b.levelScene({ installId: id, path: 'ue54_LevelOne.umap' });
+    // Three floors (Floor, Floor_0, Floor_1) and the sky sphere, as the map's StaticMeshActors place them.
+    expect(s.meshes.map((m) => [m.mesh, m.treePath, m.count])).toEqual([
+      ['/Engine/MapTemplates/SM_Template_Map_Floor.SM_Template_Map_Floor', null, 3],
+      ['/Engine/EngineSky/SM_SkySphere.SM_SkySphere', null, 1],
+    ]);
+    expect(s.components.map((c) => c.actor.replace(/^.*\./, ''))).toEqual(['Floor', 'StaticMeshActor_1', 'Floor_0', 'Floor_1']);
+  });
+});
