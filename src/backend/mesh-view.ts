@@ -66,6 +66,7 @@ export function meshView(mesh: Mesh, path: string, exportIndex: number, converts
       return { name: s.name, bone: s.bone, position: translationOf(bone >= 0 ? multiplyMat4(globals[bone]!, local) : local) };
     }),
     ...(mesh.bounds ? { storedBounds: structuredClone(mesh.bounds) } : {}),
+    ...(mesh.facts ? { facts: mesh.facts.map((t) => ({ title: t.title, columns: [...t.columns], rows: t.rows.map((r) => [...r]) })) } : {}),
     notes: [...mesh.notes],
     converts,
   };

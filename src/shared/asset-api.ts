@@ -384,6 +384,11 @@ export interface MeshView {
   sockets: { name: string; bone: string; position: [number, number, number] }[];
   /** The bounds the mesh stores (engine axes, cm). */
   storedBounds?: { origin: [number, number, number]; extent: [number, number, number]; radius: number };
+  /**
+   * Tables of what the reader found besides geometry: a GeometryCache's frames and visibility
+   * samples, a PhysicsAsset's bodies, constraints and collision pairs.
+   */
+  facts?: { title: string; columns: string[]; rows: (string | number | boolean)[][] }[];
   notes: string[];
   /** What saveConversion writes for it ("glb"). */
   converts: string[];
