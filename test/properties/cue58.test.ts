@@ -208,9 +208,9 @@ describe('cue58 IoStore/Tagged: every package', () => {
       // whose native serializer falls back to tagged properties (ConstraintInstance,
       // PoseDataContainer, PCGAttributePropertyInputSelector) are read as tagged.
       raw: [
-        'StructProperty<MovieSceneEvaluationFieldEntityTree>', 'StructProperty<MovieSceneFloatChannel>',
+        'StructProperty<MovieSceneEvaluationFieldEntityTree>',
         'StructProperty<MovieSceneSequenceInstanceDataPtr>', 'StructProperty<MovieSceneSubSequenceTree>',
-        'StructProperty<MovieSceneTimeWarpVariant>', 'StructProperty<RigVMPropertyBag>',
+        'StructProperty<RigVMPropertyBag>',
       ],
     });
   });

@@ -19,6 +19,7 @@ import './material/kind.js';
 import './metasound/kind.js';
 import './niagara/kind.js';
 import './level/kind.js';
+import './sequence/kind.js';
 import '../asset-registry/kind.js';
 
 export { assetKindOf, assetKindOfFile, assetKinds, registerAssetKind } from './registry.js';

@@ -78,6 +78,11 @@ export interface AssetKind {
    * package read without the global container names them by the hash of "<package>.<class>".
    */
   scriptPackage?: string;
+  /**
+   * Classes of other script packages than scriptPackage, by their whole path
+   * ("/Script/TemplateSequence.TemplateSequence"), for kinds whose classes span packages.
+   */
+  scriptClassPaths?: readonly string[];
   /** File extensions it converts to, the one `--format convert` writes first ("png", "dds", "hdr"). */
   converts: readonly string[];
   /**
@@ -123,6 +128,7 @@ export function registerAssetKind(kind: AssetKind): void {
     byClass.set(c, kind);
     byClassHash.set(scriptImportIndex(`${kind.scriptPackage ?? '/Script/Engine'}.${c}`), kind);
   }
+  for (const p of kind.scriptClassPaths ?? []) byClassHash.set(scriptImportIndex(p), kind);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from './versions.js';
 import { UE5Version } from '../uasset/versions.js';
 import { edGraphPinType } from './editor-structs.js';
+import { MOVIE_SCENE_STRUCTS } from './movie-scene-structs.js';
 
 type NativeReader = (pr: PropertyReader, r: BinaryReader) => PropertyValue;
 
@@ -294,6 +295,7 @@ export const NATIVE_STRUCTS: ReadonlyMap<string, NativeReader> = new Map<string,
   ['MovieSceneTrackIdentifier', (_pr, r) => ({ Value: r.u32() })],
   ['MovieSceneSegmentIdentifier', (_pr, r) => ({ IdentifierIndex: r.i32() })],
   ['MovieSceneEvaluationKey', (_pr, r) => ({ SequenceID: r.u32(), TrackIdentifier: r.u32(), SectionIndex: r.u32() })],
+  ...MOVIE_SCENE_STRUCTS,
   // Serializes nothing outside transactions.
   ['KeyHandleMap', () => ({})],
   // FSkeletalMeshSampling's built data: area-weighted samplers (FWeightedRandomSampler) and regions.

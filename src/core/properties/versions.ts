@@ -29,6 +29,7 @@ export const CustomVersionKey = {
   Blueprints: 'B0D832E41F894F0DACCF7EB736FD4AA2',
   AnimPhys: '29E575DDE0A346279D10D276232CDCEA',
   Niagara: 'F2AED0AC9AFE416F8664AA7FFA26D6FC',
+  Sequencer: '7B5AE74CD2704C10A95857980B212A5A',
 } as const;
 
 export const EditorObjectVersion = {

@@ -8,7 +8,8 @@
 import { FormatError } from '../../errors.js';
 import { packageOfObjectPath } from '../../package/object-path.js';
 import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
-import type { ExportProperties, PackageProperties, PropertyEntry, PropertyValue } from '../../properties/types.js';
+import { fields, valuesOf } from '../../properties/fields.js';
+import type { ExportProperties, PackageProperties, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { isInstancedMeshClass, levelNativeReader, type NativeLevelObject } from './native.js';
 import {
@@ -24,21 +25,6 @@ export const LEVEL_CLASSES = ['World'] as const;
 export const MAX_ATTACH_DEPTH = 128;
 
 export interface LevelReadOptions extends Pick<ConvertOptions, 'mappings' | 'engine' | 'signal'> {}
-
-type Values = Readonly<Record<string, PropertyValue>>;
-
-/** The first value of each property (element 0 of a static array). */
-function valuesOf(list: readonly PropertyEntry[]): Values {
-  const out: Record<string, PropertyValue> = {};
-  for (const e of list) if (!(e.name in out) && !e.raw) out[e.name] = e.value;
-  return out;
-}
-
-/** A struct's fields, read by property (a PropertyEntry list) or natively (an object). */
-function fields(v: PropertyValue | undefined): Values | undefined {
-  if (Array.isArray(v)) return v.every((e) => e !== null && typeof e === 'object' && 'name' in (e as object)) ? valuesOf(v as PropertyEntry[]) : undefined;
-  return v !== null && typeof v === 'object' ? v : undefined;
-}
 
 class Reader {
   readonly notes: string[] = [];
