@@ -1,4 +1,15 @@
 /**
+ * A FormatError as plain data: what a reader that carries on past an error keeps of it (an
+ * export's properties that stop early), so an outer reader can still nest it (FormatError.within).
+ */
+export interface FormatErrorData {
+  file: string;
+  structure: string;
+  offset: number;
+  detail: string;
+}
+
+/**
  * The one error type for bad input. Every parser throws it with the file, the structure and the
  * byte offset, so the CLI prints one useful line and the app shows it next to the file.
  */
@@ -12,6 +23,28 @@ export class FormatError extends Error {
     this.file = file;
     this.structure = structure;
     this.offset = offset;
+  }
+
+  /** What is wrong, without the "file: structure at byte N: " the message starts with. */
+  get detail(): string {
+    const prefix = `${this.file}: ${this.structure} at byte ${this.offset}: `;
+    return this.message.startsWith(prefix) ? this.message.slice(prefix.length) : this.message;
+  }
+
+  /** The error as plain data, for a result that records it instead of throwing it. */
+  data(): FormatErrorData {
+    return { file: this.file, structure: this.structure, offset: this.offset, detail: this.detail };
+  }
+
+  /**
+   * `inner` (an error or its recorded data) seen from `outer`, the structure that holds it, so
+   * the message reads once: inner's file, the path "outer > inner", inner's byte offset (the one
+   * that points at the bad bytes) and its detail. Without `outer`, the recorded error as it was.
+   * `consequence` says what the outer reader cannot do because of it.
+   */
+  static within(outer: string | null, inner: FormatError | FormatErrorData, consequence?: string): FormatError {
+    const structure = outer === null ? inner.structure : `${outer} > ${inner.structure}`;
+    return new FormatError(inner.file, structure, inner.offset, consequence ? `${inner.detail}; ${consequence}` : inner.detail);
   }
 }
 

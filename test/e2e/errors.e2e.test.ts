@@ -2,8 +2,9 @@
  * End to end, saying what happens (issue 24, point 8): an error banner goes when the next open
  * works; a folder with no game files says so and what was looked for; when the host stops, the
  * page says the connection was lost and tries again quietly (not a refused connection in the
- * console every 2 seconds).
+ * console every 2 seconds). A damaged package's error reads once: file, structure path, offset.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,4 +70,33 @@ describe.skipIf(skipBrowser)('saying what happens, in Chromium', () => {
     expect(inWindow.length).toBeLessThanOrEqual(3);
     expect(await page.getByTestId('connection-lost').count()).toBe(1);
   }, 60_000);
+});
+
+// A damaged copy of a corpus package, written before its host starts: uapi423_Items (a StringTable
+// of 397 entries, MANIFEST.tsv) with its entry count (.uexp bytes 22..26, 8d 01 00 00) set to 2^31-1.
+const damagedDir = mkdtempSync(join(tmpdir(), 'pakscope-damaged-'));
+writeFileSync(join(damagedDir, 'Items.uasset'), readFileSync(corpus('cooked/uapi423_Items.uasset')));
+const itemsUexp = new Uint8Array(readFileSync(corpus('cooked/uapi423_Items.uexp')));
+new DataView(itemsUexp.buffer, itemsUexp.byteOffset).setInt32(22, 0x7fffffff, true);
+writeFileSync(join(damagedDir, 'Items.uexp'), itemsUexp);
+
+describe.skipIf(skipBrowser)('a damaged table in Chromium', () => {
+  const web = useWebSession(damagedDir);
+  afterAll(() => rmSync(damagedDir, { recursive: true, force: true }));
+
+  it('shows the nested error once: the file, the path table > string table, the byte offset', async () => {
+    const { page } = web;
+    await page.goto(web.session.url);
+    const row = page.getByTestId('tree').locator('.row[data-path="Items.uasset"]');
+    await row.waitFor();
+    await row.click();
+    await page.keyboard.press('Enter');
+    const shown = page.getByTestId('asset-table').locator('[role="alert"]');
+    await poll(() => shown.count(), 30_000).toBe(1);
+    const text = (await shown.textContent())!;
+    expect(text).toMatch(/^\S*Items\.uexp: StringTable "Items" > string table at byte 22: string table entry count 2147483647 needs at least \d+ bytes but only \d+ remain$/);
+    expect(text.match(/Items\.u/g)).toEqual(['Items.u']);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-nested-error.png') });
+    expect(web.problems).toEqual([]);
+  });
 });

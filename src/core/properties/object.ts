@@ -7,6 +7,7 @@ import { BinaryReader } from '../io/binary-reader.js';
 import { UE4Version } from '../uasset/versions.js';
 import type { PropertyContext } from './context.js';
 import { PropertyReader } from './reader.js';
+import { recordError } from './property-errors.js';
 import { readUnversionedHeader } from './unversioned-stream.js';
 import type { ExportProperties, PropertyEntry } from './types.js';
 
@@ -66,7 +67,8 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
     return finish(out, [], [`a ${obj.class} serializes its own data, with no property stream`]);
   }
   if (obj.bytes.length === 0) {
-    out.error = `${obj.file}: the export's ${obj.serialSize} bytes are not in the data given (a missing .uexp?)`;
+    recordError(out, new FormatError(obj.file, `export ${obj.index} "${obj.name}" properties`, obj.base,
+      `the export's ${obj.serialSize} bytes are not in the data given (a missing .uexp?)`));
     return out;
   }
   if (obj.bytes.length < obj.serialSize) notes.push(`only ${obj.bytes.length} of the export's ${obj.serialSize} bytes are in the file`);
@@ -96,7 +98,7 @@ export function readObjectProperties(ctx: PropertyContext, obj: ObjectBytes): Ex
     if (ctx.nativeData) readNative(ctx, pr, r, out, properties);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    out.error = e.message;
+    recordError(out, e);
     out.propertyBytes = r.pos - out.propertyStart;
   }
   return finish(out, properties, notes);
@@ -119,6 +121,7 @@ function readNative(ctx: PropertyContext, pr: PropertyReader, r: BinaryReader, o
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     out.nativeError = e.message;
+    out.nativeErrorData = e.data();
   }
 }
 

@@ -9,7 +9,7 @@ import type { BinaryReader } from '../io/binary-reader.js';
 import { type PropType, typeName } from './context.js';
 import { isKnownType } from './decode-value.js';
 import { NATIVE_ALTERNATIVES, NATIVE_STRUCTS } from './native-structs.js';
-import { detailOf, PropertyLoopError } from './property-errors.js';
+import { PropertyLoopError } from './property-errors.js';
 import type { PropertyReader } from './reader.js';
 import { type PropertyTag, readTag } from './tag.js';
 import type { PropertyEntry, PropertyValue } from './types.js';
@@ -76,7 +76,7 @@ function taggedEntry(pr: PropertyReader, r: BinaryReader, tag: PropertyTag): Pro
         lastProblem ||= `decoding it used ${sub.pos} of its ${tag.size} bytes`;
       } catch (e) {
         if (!(e instanceof FormatError) || e instanceof PropertyLoopError) throw e;
-        lastProblem ||= detailOf(e);
+        lastProblem ||= e.detail;
       }
     }
   } finally {

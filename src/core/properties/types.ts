@@ -11,6 +11,8 @@
  * are lists; maps are lists of {key, value}; Text is its string for the plain histories and an
  * object {history, text, ...} for the others.
  */
+import type { FormatErrorData } from '../errors.js';
+
 export type PropertyValue =
   | null
   | boolean
@@ -65,10 +67,14 @@ export interface ExportProperties {
   encoding: 'tagged' | 'unversioned' | 'ue12' | 'none';
   /** Set when the stream could not be read to its end; `properties` holds what was read before. */
   error: string | null;
+  /** `error` as the FormatError's parts, for a reader that throws it nested in its own structure. */
+  errorData?: FormatErrorData;
   /** With a NativeDataReader: what it read after the property stream. */
   native?: unknown;
   /** With a NativeDataReader: why the native data could not be read. */
   nativeError?: string;
+  /** `nativeError` as the FormatError's parts. */
+  nativeErrorData?: FormatErrorData;
   /** Things the reader knows it did not do (class defaults not reached, mappings missing...). */
   notes?: string[];
 }

@@ -14,8 +14,8 @@ import { BinaryReader } from '../io/binary-reader.js';
 import { Ue12ObjectFlags } from '../ue12/flags.js';
 import type { Ue12Export, Ue12Package } from '../ue12/package.js';
 import { Ue12Version } from '../ue12/versions.js';
+import { recordError } from './property-errors.js';
 import type { ExportProperties, PackageProperties, PropertyEntry, PropertyValue } from './types.js';
-import { detailOf } from './property-errors.js';
 import { float32Value, rawSuffix, rawHex } from './values.js';
 
 /** UE1/2 property types by their info-byte number. */
@@ -139,7 +139,7 @@ class Ue12Reader {
           problem = sub.pos === tag.size ? '' : `decoding it used ${sub.pos} of its ${tag.size} bytes`;
         } catch (e) {
           if (!(e instanceof FormatError)) throw e;
-          problem = e instanceof NeedsClassError ? e.detail : detailOf(e);
+          problem = e.detail;
         }
         if (problem) {
           entry.value = rawHex(sub.bytes);
@@ -206,7 +206,7 @@ function plausibleSize(tag: Ue12Tag): boolean {
 
 /** A value whose layout the class or struct definition would give (kept raw, not an error). */
 class NeedsClassError extends FormatError {
-  constructor(r: BinaryReader, readonly detail: string) {
+  constructor(r: BinaryReader, detail: string) {
     super(r.file, r.structure, r.absolutePos, detail);
   }
 }
@@ -337,7 +337,8 @@ function exportProperties(p: Ue12Reader, bytes: Uint8Array, e: Ue12Export): Expo
   const file = p.pkg.fileName;
   const end = Math.min(bytes.length, e.serialOffset + e.serialSize);
   if (e.serialOffset >= end) {
-    out.error = `${file}: the export's ${e.serialSize} bytes at ${e.serialOffset} are past the end of the file`;
+    recordError(out, new FormatError(file, `export ${e.index} "${e.objectName}" properties`, e.serialOffset,
+      `the export's ${e.serialSize} bytes are past the end of the file`));
     return out;
   }
   const r = new BinaryReader(bytes.subarray(e.serialOffset, end), file, e.serialOffset).struct(`export ${e.index} "${e.objectName}" properties`);
@@ -365,7 +366,7 @@ function exportProperties(p: Ue12Reader, bytes: Uint8Array, e: Ue12Export): Expo
     p.properties(r, out.properties, e.serialOffset);
   } catch (err) {
     if (!(err instanceof FormatError)) throw err;
-    out.error = err.message;
+    recordError(out, err);
   }
   out.propertyBytes = r.pos - out.propertyStart;
   if (notes.length > 0) out.notes = notes;

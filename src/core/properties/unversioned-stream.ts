@@ -7,7 +7,7 @@ import { FormatError } from '../errors.js';
 import type { BinaryReader } from '../io/binary-reader.js';
 import type { MappedProperty, MappedStruct } from '../usmap/types.js';
 import { typeName } from './context.js';
-import { detailOf, MAX_PROPERTY_DEPTH } from './property-errors.js';
+import { MAX_PROPERTY_DEPTH } from './property-errors.js';
 import type { PropertyReader } from './reader.js';
 import type { PropertyEntry } from './types.js';
 
@@ -58,7 +58,7 @@ export function readUnversionedProperties(pr: PropertyReader, r: BinaryReader, s
           entry.value = pr.value(r, prop.type, 'normal');
         } catch (e) {
           if (!(e instanceof FormatError)) throw e;
-          throw new FormatError(e.file, `property "${prop.name}" (${entry.type}) at byte ${r.base + at}, ${e.structure}`, e.offset, detailOf(e));
+          throw propertyError(r, `property "${prop.name}" (${entry.type})`, e);
         }
         if (pr.ctx.offsets) {
           entry.range = { start: pr.at(r, at), value: pr.at(r, at), end: pr.at(r, r.pos) };
@@ -113,4 +113,14 @@ export function readUnversionedHeader(r: BinaryReader): UnversionedHeader {
     }
   }
   return { values };
+}
+
+/**
+ * `e`, thrown reading the value of `property` with the export's reader `r`: its structure path
+ * starts with the reader's (the export), then this property, then what `e` adds (inner properties).
+ */
+function propertyError(r: BinaryReader, property: string, e: FormatError): FormatError {
+  const holder = r.structure;
+  const inner = e.structure === holder ? '' : e.structure.startsWith(`${holder} > `) ? e.structure.slice(holder.length) : ` > ${e.structure}`;
+  return new FormatError(e.file, `${holder} > ${property}${inner}`, e.offset, e.detail);
 }

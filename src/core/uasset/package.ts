@@ -56,8 +56,11 @@ export interface UAssetExport extends ObjectExport, ResolvedObject {
 /** A byte range of the header, in file order, for a hex view. */
 export interface HeaderSection { name: string; offset: number; size: number }
 
-/** A section that could not be read; the rest of the package still is. */
+/** A section that could not be read; the rest of the package still is. `detail` is the FormatError's, without file, structure or offset. */
 export interface SectionIssue { structure: string; offset: number; detail: string }
+
+/** An issue as one line of a layout's problems: its structure, offset and detail. */
+export const issueText = (i: SectionIssue): string => `${i.structure} at byte ${i.offset}: ${i.detail}`;
 
 export interface UAssetVersionInfo {
   legacyFileVersion: number;
@@ -156,7 +159,7 @@ function section<T>(issues: SectionIssue[], read: () => T, fallback: T): T {
     return read();
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    issues.push({ structure: e.structure, offset: e.offset, detail: e.message });
+    issues.push({ structure: e.structure, offset: e.offset, detail: e.detail });
     return fallback;
   }
 }
@@ -357,7 +360,7 @@ export function readPackageWithLayout(
     return out;
   }, null);
   // Secondary sections that fail to read count against a layout too.
-  for (const i of issues) if (!problems.includes(i.detail)) problems.push(i.detail);
+  for (const i of issues) if (!problems.includes(issueText(i))) problems.push(issueText(i));
   // Data past the end of the file (or of the .uexp the caller sized) is the data's fault, not the layout's.
   rawExports.forEach((e, index) => {
     if (e.serialSize > 0 && (e.serialOffset < s.totalHeaderSize || e.serialOffset + e.serialSize > dataLimit)) {

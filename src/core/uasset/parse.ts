@@ -1,7 +1,7 @@
 import { releaseWritesPakVersion } from '../engine-versions.js';
 import { FormatError } from '../errors.js';
 import type { AssumedVersions } from './layout.js';
-import { type UAssetPackage, type UAssetParseOptions, readPackageWithLayout } from './package.js';
+import { issueText, type UAssetPackage, type UAssetParseOptions, readPackageWithLayout } from './package.js';
 import {
   CLASSIC_ENGINE_RELEASES, type ClassicEngineRelease, LegacyFileVersion, PACKAGE_FILE_TAG, UE5_LATEST, findClassicEngineRelease,
   releaseRange, releasesWithVersions,
@@ -101,7 +101,7 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
     // Versioned (or not a UE4/5 package at all: the summary reader says why).
     const { pkg: read, problems } = readVersioned(header, fileName, opts);
     const pkg = read!;
-    for (const p of problems) if (!pkg.issues.some((i) => i.detail === p)) pkg.warnings.push(p);
+    for (const p of problems) if (!pkg.issues.some((i) => issueText(i) === p)) pkg.warnings.push(p);
     const releases = fromContainer(releasesWithVersions(pkg.version.ue4, pkg.version.ue5), opts);
     const saved = pkg.summary.savedByEngineVersion;
     pkg.version.engine = saved && saved.major >= 4 ? `${saved.major}.${saved.minor}` : releaseRange(releases) || null;
@@ -166,7 +166,7 @@ export function parseUAsset(header: Uint8Array, fileName: string, opts: UAssetPa
   const reading = readPackageWithLayout(header, fileName, layout, opts);
   const pkg = reading.pkg!;
   pkg.warnings.push(...notes);
-  for (const p of reading.problems) if (!pkg.issues.some((i) => i.detail === p) && !notes.some((n) => n.includes(p))) pkg.warnings.push(p);
+  for (const p of reading.problems) if (!pkg.issues.some((i) => issueText(i) === p) && !notes.some((n) => n.includes(p))) pkg.warnings.push(p);
   const engines = fitting.length > 0 ? fitting : fromContainer(enginesInOrder(layout.engines), opts);
   pkg.version.source = 'layout';
   pkg.version.engine = releaseRange(engines) || null;

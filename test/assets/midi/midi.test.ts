@@ -80,7 +80,10 @@ describe('MIDI kind: bad input', () => {
   });
 
   it('a cut export (its properties stop early) and one without TheMidiData are FormatErrors, not an empty song', () => {
-    expect(error(exportOf([], { error: 'needs 8 bytes but only 3 remain' })).message).toMatch(/MidiFile "MIDI_Bad" at byte 0: its properties do not read: needs 8 bytes/);
+    const stop = new FormatError('Game/MIDI_Bad.uexp', 'export 0 "MIDI_Bad" properties > property "TheMidiData" (StructProperty)', 212, 'needs 8 bytes but only 3 remain');
+    // The stream's own error, once: its file, its structure path and its byte offset.
+    expect(error(exportOf([], { error: stop.message, errorData: stop.data() })).message).toBe(
+      'Game/MIDI_Bad.uexp: export 0 "MIDI_Bad" properties > property "TheMidiData" (StructProperty) at byte 212: needs 8 bytes but only 3 remain; the property stream stops there, so the MIDI data cannot be read');
     expect(error({ ...exportOf([]), properties: [] }).message).toMatch(/no TheMidiData struct/);
   });
 

@@ -124,7 +124,7 @@ async function openFontExport(source: AssetSource, exportIndex: number, opts: Co
   if (exp.encoding === 'unversioned' && exp.properties.length === 0 && exp.notes?.some((n) => n.includes('mappings'))) {
     throw new FormatError(opened.path, `export ${exp.index} "${exp.name}"`, 0, "the package is unversioned: the game's mappings (.usmap) are needed to read its font");
   }
-  if (exp.error && exp.properties.length === 0) throw new FormatError(opened.path, `export ${exp.index} "${exp.name}"`, 0, `its properties do not read: ${exp.error}`);
+  if (exp.errorData && exp.properties.length === 0) throw FormatError.within(null, exp.errorData, 'the property stream stops there, so the font cannot be read');
   const notes = [...opened.warnings];
   if (exp.error) notes.push(`${exp.name}: its properties stop early: ${exp.error}`);
   return { exp, path: opened.path, packagePath: opened.properties.package, notes };
@@ -149,7 +149,7 @@ export async function readFontAsset(source: AssetSource, exportIndex: number, op
 }
 
 async function fontFaceOf({ exp, path, notes }: OpenedFontExport, source: AssetSource): Promise<FontFaceAsset> {
-  if (exp.nativeError) throw new FormatError(path, `FontFace "${exp.name}"`, 0, `its font data does not read: ${exp.nativeError}`);
+  if (exp.nativeErrorData) throw FormatError.within(`FontFace "${exp.name}"`, exp.nativeErrorData);
   const native = exp.native as FontFaceNative | undefined;
   const props = exp.properties;
   const face: FontFaceAsset = {

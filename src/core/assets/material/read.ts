@@ -91,7 +91,7 @@ async function openExport(source: AssetSource, exportIndex: number | undefined, 
   if (exp.encoding === 'unversioned' && exp.notes?.some((n) => n.includes('mappings'))) {
     throw new FormatError(path, `export ${exp.index} "${exp.name}"`, 0, 'the package is unversioned: the game\'s mappings (.usmap) are needed to read its material');
   }
-  if (exp.error && exp.properties.length === 0) throw new FormatError(path, `export ${exp.index} "${exp.name}"`, 0, `its properties do not read: ${exp.error}`);
+  if (exp.errorData && exp.properties.length === 0) throw FormatError.within(null, exp.errorData, 'the property stream stops there, so the material cannot be read');
   const notes = [...opened.warnings];
   if (exp.error) notes.push(`${exp.name}: its properties stop early: ${exp.error}`);
   if (exp.nativeError) notes.push(`${exp.name}: its cached parameters do not read: ${exp.nativeError}`);

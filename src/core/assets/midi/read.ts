@@ -58,7 +58,7 @@ export function midiSong(file: string, exp: ExportProperties, warnings: readonly
   if (exp.encoding === 'unversioned' && exp.properties.length === 0 && exp.notes?.some((n) => n.includes('mappings'))) {
     throw new FormatError(file, where, 0, "the package is unversioned: the game's mappings (.usmap) are needed to read its MIDI data");
   }
-  if (exp.error) throw new FormatError(file, where, 0, `its properties do not read: ${exp.error}`);
+  if (exp.errorData) throw FormatError.within(null, exp.errorData, 'the property stream stops there, so the MIDI data cannot be read');
   const data = entry(exp.properties, 'TheMidiData');
   const fields = entries(data?.value);
   if (!data || !fields) throw new FormatError(file, where, data?.range?.start ?? 0, 'no TheMidiData struct');

@@ -5,6 +5,7 @@
  * FString (compact-index length with the NUL; negative for UTF-16).
  */
 import { readFile } from 'node:fs/promises';
+import { FormatError } from '../../errors.js';
 import { BinaryReader } from '../../io/binary-reader.js';
 import { ue12ExportProperties } from '../../properties/ue12.js';
 import { parseUe12Package, type Ue12Package } from '../../ue12/package.js';
@@ -37,7 +38,7 @@ export function readTextBuffer(pkg: Ue12Package, bytes: Uint8Array, index: numbe
   const props = ue12ExportProperties(pkg, bytes, index);
   const end = Math.min(bytes.length, e.serialOffset + e.serialSize);
   const r = new BinaryReader(bytes.subarray(e.serialOffset, end), pkg.fileName, e.serialOffset).struct(`text buffer "${e.objectName}"`);
-  if (props.error !== null) throw r.error(`its properties do not read: ${props.error}`, 0);
+  if (props.errorData) throw FormatError.within(null, props.errorData, 'the property stream stops there, so the text buffer cannot be read');
   r.seek(props.propertyStart + props.propertyBytes);
   const pos = r.i32();
   const top = r.i32();

@@ -94,7 +94,7 @@ export function soundCueGraph(path: string, exports: readonly ExportProperties[]
   if (!cue || !SOUND_CUE_CLASSES.includes(cue.class)) {
     throw new FormatError(path, 'export map', 0, cueIndex !== undefined ? `export ${cueIndex} is no SoundCue` : 'the package holds no SoundCue');
   }
-  if (cue.error) throw new FormatError(path, `SoundCue "${cue.name}"`, 0, `its properties do not read: ${cue.error}`);
+  if (cue.errorData) throw FormatError.within(null, cue.errorData, `the property stream stops there, so the SoundCue cannot be read`);
   const notes = [...(cue.notes ?? [])];
   const byName = new Map(exports.map((e) => [e.name, e]));
   const nodes: SoundCueNode[] = [];

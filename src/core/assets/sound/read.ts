@@ -191,9 +191,8 @@ export function soundOf(source: PackageSource, opts: SoundReadOptions): Sound {
   native ??= findNative(exp, source, propsRead ? nativeStart : 0);
   if (!native) {
     if (firstError) throw firstError;
-    throw new FormatError(exp.file, `${what} properties`, exp.base, p.error
-      ? `the property stream does not read, so the sound data cannot be found (${p.error})`
-      : 'unversioned properties: the sound data was not found without the game\'s mappings (.usmap); pass them');
+    if (p.errorData) throw FormatError.within(null, p.errorData, 'the property stream stops there, so the sound data cannot be found');
+    throw new FormatError(exp.file, `${what} properties`, exp.base, 'unversioned properties: the sound data was not found without the game\'s mappings (.usmap); pass them');
   }
   if (!propsRead) notes.push('the properties were not read (unversioned, without mappings): sample rate, channels, duration and loop flag come from the payload where it tells, else are unknown');
   if (native.otherFormats.length > 0) notes.push(`also cooked as ${native.otherFormats.join(', ')} (not read)`);

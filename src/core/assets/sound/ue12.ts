@@ -30,7 +30,7 @@ export function readUe12Sound(bytes: Uint8Array, path: string, exportIndex?: num
   }
   const what = `Sound "${exp.objectName}"`;
   const p = ue12ExportProperties(pkg, bytes, index);
-  if (p.error) throw new FormatError(path, `${what} properties`, exp.serialOffset, p.error);
+  if (p.errorData) throw FormatError.within(null, p.errorData, 'the property stream stops there, so the sound data cannot be found');
   const end = exp.serialOffset + exp.serialSize;
   const r = new BinaryReader(bytes.subarray(0, end), path).struct(`${what} data`);
   r.seek(exp.serialOffset + p.propertyStart + p.propertyBytes);

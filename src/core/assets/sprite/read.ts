@@ -48,7 +48,7 @@ export async function readSprite(source: AssetSource, exportIndex: number, opts:
   if (exp.encoding === 'unversioned' && exp.properties.length === 0 && exp.notes?.some((n) => n.includes('mappings'))) {
     throw new FormatError(file, where, 0, "the package is unversioned: the game's mappings (.usmap) are needed to read its sprite");
   }
-  if (exp.error) throw new FormatError(file, where, 0, `its properties do not read: ${exp.error}`);
+  if (exp.errorData) throw FormatError.within(null, exp.errorData, 'the property stream stops there, so the sprite cannot be read');
   const props = exp.properties;
   const uvEntry = entry(props, 'BakedSourceUV');
   const sizeEntry = entry(props, 'BakedSourceDimension');

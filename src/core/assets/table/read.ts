@@ -40,11 +40,11 @@ export async function readTable(source: AssetSource, exportIndex: number | undef
     if (exportIndex !== undefined) throw new FormatError(path, 'export map', 0, `no export ${exportIndex} (the package has ${exports.length})`);
     throw new FormatError(path, 'export map', 0, `no data table, string table, curve table or curve (its exports are ${exports.map((e) => `${e.name}: ${e.class}`).join(', ') || 'none'})`);
   }
-  if (exp.error) throw new FormatError(path, `export ${exp.index} "${exp.name}"`, 0, `its properties do not read: ${exp.error}`);
+  if (exp.errorData) throw FormatError.within(null, exp.errorData, 'the property stream stops there, so the table cannot be read');
   if (exp.encoding === 'unversioned' && exp.notes?.some((n) => n.includes('mappings'))) {
     throw new FormatError(path, `export ${exp.index} "${exp.name}"`, 0, 'the package is unversioned: the game\'s mappings (.usmap) are needed to read its table');
   }
-  if (exp.nativeError) throw new FormatError(path, `${exp.class} "${exp.name}"`, 0, exp.nativeError);
+  if (exp.nativeErrorData) throw FormatError.within(`${exp.class} "${exp.name}"`, exp.nativeErrorData);
   const notes = [...warnings, ...(exp.notes ?? [])];
   if ((CURVE_ASSET_CLASSES as readonly string[]).includes(exp.class)) {
     return { kind: 'Curve', class: exp.class, name: exp.name, rows: curveAssetCurves(exp.class, exp.properties), notes };

@@ -45,7 +45,7 @@ export function readUe12Texture(bytes: Uint8Array, path: string, exportIndex?: n
     throw new FormatError(path, 'export table', 0, exportIndex === undefined ? 'the package holds no Texture export' : `export ${exportIndex} is no Texture`);
   }
   const p = props.exports[index]!;
-  if (p.error) throw new FormatError(path, `Texture "${exp.objectName}" properties`, exp.serialOffset, p.error);
+  if (p.errorData) throw FormatError.within(null, p.errorData, 'the property stream stops there, so the texture cannot be read');
   const formatValue = property(p.properties, 'Format') ?? 0;
   const format = typeof formatValue === 'number' ? formatValue : FORMAT_NAMES.indexOf(String(formatValue).replace(/^.*::/, ''));
   const f = FORMATS[format];

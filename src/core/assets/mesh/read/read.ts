@@ -138,9 +138,7 @@ async function staticMeshOf(source: PackageSource, exp: SourceExport, opts: Mesh
     notes.push(pNote);
     native = findStaticMeshNative(exp, source, releases);
     if (!native) {
-      throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
-        ? `the property stream does not read, so the mesh data cannot be found (${exp.properties.error})`
-        : 'unversioned properties: the mesh data was not found without the game\'s mappings (.usmap); pass them');
+      throw notFound(exp, 'mesh');
     }
   }
   const files = { ...source.files, inline: memoryPayload(exp.file, exp.bytes) };
@@ -230,9 +228,10 @@ function skeletonOf(source: PackageSource, exp: SourceExport): Mesh {
 }
 
 function notFound(exp: SourceExport, what: string): FormatError {
-  return new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
-    ? `the property stream does not read, so the ${what} data cannot be found (${exp.properties.error})`
-    : `unversioned properties: the ${what} data was not found without the game's mappings (.usmap); pass them`);
+  const stopped = exp.properties.errorData;
+  if (stopped) return FormatError.within(null, stopped, `the property stream stops there, so the ${what} data cannot be found`);
+  return new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base,
+    `unversioned properties: the ${what} data was not found without the game's mappings (.usmap); pass them`);
 }
 
 async function skeletalMeshOf(source: PackageSource, exp: SourceExport, opts: MeshReadOptions): Promise<Mesh> {

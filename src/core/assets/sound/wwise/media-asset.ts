@@ -117,7 +117,7 @@ function chunksAt(source: TextureSource, data: SourceExport, start: number): { c
  */
 export function readMediaChunks(source: TextureSource, data: SourceExport): MediaChunk[] {
   const p = data.properties;
-  if (p.error) throw new FormatError(data.file, `${data.class} "${data.name}" properties`, data.base, `the property stream does not read, so the data chunks cannot be found (${p.error})`);
+  if (p.errorData) throw FormatError.within(null, p.errorData, 'the property stream stops there, so the data chunks cannot be found');
   if (!(p.encoding === 'unversioned' && p.properties.length === 0)) return chunksAt(source, data, p.propertyStart + p.propertyBytes).chunks;
   for (let at = 0; at + 12 <= Math.min(data.bytes.length, SCAN_LIMIT); at++) {
     try {

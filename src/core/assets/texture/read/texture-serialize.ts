@@ -128,7 +128,7 @@ export function readCookedTexture(exp: SourceExport, source: TextureSource, kind
   if (!propertiesRead(exp)) {
     const found = findCookedTexture(exp, source, kind);
     if (found) return found;
-    if (props.error) throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base + nativeStart, `the property stream does not read, so the texture data cannot be found (${props.error})`);
+    if (props.errorData) throw FormatError.within(null, props.errorData, 'the property stream stops there, so the texture data cannot be found');
     throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, 'unversioned properties: the texture data was not found without the game\'s mappings (.usmap); pass them');
   }
   const layouts = candidateLayouts(source.ue4, source.ue5, source.engine);
