@@ -2,7 +2,8 @@
  * End to end in Chromium with WebGL through SwiftShader: `npm run web` on the cue58 IoStore Tagged
  * install. GeoCache_Fixture opens on its Mesh tab: its one frame drawn (768 vertices, 256
  * triangles: CUE4Parse's fixture test's sample of 768 vertices and 768 indices) with the Frames
- * table; PHYS_Fixture: its box and sphere drawn, the Bodies, Constraints and Collision pairs
+ * table; GC_Fixture: its one piece (SM_Fixture's 6 vertices, 2 triangles) and the Groups table
+ * (Transform 1, Vertices 6, Faces 2, Geometry 1); PHYS_Fixture: its box and sphere drawn, the Bodies, Constraints and Collision pairs
  * tables (Root's box, Joint_1's sphere, RootToJoint, collision disabled), and Save as glTF (a
  * .glb the Khronos validator passes, a node per body). Screenshots go to test-artifacts/; any
  * console error fails.
@@ -50,6 +51,19 @@ describe.skipIf(skipBrowser)('geometry caches and physics assets in Chromium (br
     await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(5000);
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-geometry-cache.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('shows GC_Fixture\'s piece in 3D with its pieces and groups', async () => {
+    const { page } = web;
+    await open('GC_Fixture', `${FIXTURES}/Geometry/GC_Fixture.uasset`);
+    await poll(() => page.getByTestId('mesh-vertices').textContent()).toBe('6');
+    expect(await page.getByTestId('mesh-triangles').textContent()).toBe('2');
+    expect(await table('Pieces').textContent()).toMatch(/SM_Fixture.*6.*2/);
+    expect(await table('Groups').textContent()).toMatch(/Transform\s*1.*Vertices\s*6.*Faces\s*2.*Geometry\s*1/);
+    await poll(async () => (await canvasPixels(page, 'mesh-canvas')).drawn).toBeGreaterThan(5000);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-mesh-geometry-collection.png') });
     expect(web.problems).toEqual([]);
   });
 

@@ -6,12 +6,18 @@
  * PhysicsAssetDeserializesBodiesConstraintsAndCollisionPairs: bodies Root (box at (1,2,3),
  * 40x30x20) and Joint_1 (sphere at (-4,5,6), radius 12.5), constraint RootToJoint joining Joint_1
  * to Root with collision disabled, one collision pair (0,1) = false); the manifest names the
- * classes; the .glb is checked by the Khronos validator and read back by its own small parser.
+ * classes; GC_Fixture's groups (Transform 1, Vertices 6, Faces 2, Geometry 1) and 2 materials are
+ * FixtureRenderableAssetTests' (GeometryCollectionPreservesManagedArraysAndFallbackRenderData), its
+ * one piece SM_Fixture's geometry (the issue's corners (-50,-50,0) and (50,50,20) cm); the .glb is
+ * checked by the Khronos validator and read back by its own small parser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertExport, convertibleExports } from '../../../src/core/assets/index.js';
 import { readMesh } from '../../../src/core/assets/mesh/index.js';
-import { decodeRawChunk } from '../../../src/core/assets/mesh/read/geometry-cache.js';
+import { decodeRawChunk, geometryCacheOf } from '../../../src/core/assets/mesh/read/geometry-cache.js';
+import { geometryCollectionOf } from '../../../src/core/assets/mesh/read/geometry-collection.js';
+import { physicsAssetOf } from '../../../src/core/assets/mesh/read/physics-asset.js';
+import { installTextureSource } from '../../../src/core/assets/texture/read/package-source.js';
 import { hullLod } from '../../../src/core/assets/mesh/shapes.js';
 import { FormatError } from '../../../src/core/errors.js';
 import { openInstall, type Install } from '../../../src/core/install/install.js';
@@ -26,6 +32,7 @@ const VARIANTS = {
 };
 const GEOCACHE = 'CUE4ParseFixtures/Content/Fixtures/Geometry/GeoCache_Fixture.uasset';
 const PHYSICS = 'CUE4ParseFixtures/Content/Fixtures/Physics/PHYS_Fixture.uasset';
+const COLLECTION = 'CUE4ParseFixtures/Content/Fixtures/Geometry/GC_Fixture.uasset';
 const manifest = JSON.parse(new TextDecoder().decode(loadCorpus('cue58/manifest.json'))) as { variants: Record<string, { assets?: { asset: string; class: string }[] }> };
 const manifestClass = (asset: string): string | undefined => {
   for (const v of Object.values(manifest.variants ?? {})) for (const a of v.assets ?? []) if (a.asset === asset) return a.class;
@@ -89,6 +96,33 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
       expect(Math.max(...indices)).toBeLessThan(768);
     });
 
+    it('reads GC_Fixture\'s collection: its groups, materials and one piece with SM_Fixture\'s 6 vertices and 2 triangles', async () => {
+      expect(manifestClass('/Game/Fixtures/Geometry/GC_Fixture.GC_Fixture')).toBe('GeometryCollection');
+      const mesh = await readMesh({ packages, ref: COLLECTION }, undefined, opts());
+      expect(mesh.class).toBe('GeometryCollection');
+      expect(mesh.materials).toHaveLength(2);
+      const groups = Object.fromEntries(mesh.facts!.find((t) => t.title === 'Groups')!.rows.map((r) => [r[0], r[1]]));
+      expect(groups).toMatchObject({ Transform: 1, Vertices: 6, Faces: 2, Geometry: 1 });
+      expect(mesh.parts).toHaveLength(1);
+      const piece = mesh.parts![0]!.geometry!;
+      expect([piece.vertexCount, piece.indices.length / 3]).toEqual([6, 2]);
+      const xs = Array.from(piece.positions);
+      expect([Math.min(...xs), Math.max(...xs)]).toEqual([-50, 50]);
+      expect(piece.sections.map((s) => s.materialIndex)).toEqual([0, 1]);
+    });
+
+    it('writes GC_Fixture as a .glb with a node per piece, its mesh SM_Fixture\'s box in metres', async () => {
+      const glb = await convert(COLLECTION);
+      const { errors, report } = await validateGlb(glb);
+      expect(errors).toEqual([]);
+      expect(report.info).toMatchObject({ totalTriangleCount: 2, drawCallCount: 2 });
+      const gltf = parseGlb(glb);
+      const piece = gltf.json.nodes.find((n: { name: string }) => n.name === 'SM_Fixture');
+      const position = gltf.json.accessors[gltf.json.meshes[piece.mesh].primitives[0].attributes.POSITION];
+      close(position.min, [-0.5, 0, -0.5]);
+      close(position.max, [0.5, 0.2, 0.5]);
+    });
+
     it('reads PHYS_Fixture\'s bodies, constraint and collision pair', async () => {
       expect(manifestClass('/Game/Fixtures/Physics/PHYS_Fixture.PHYS_Fixture')).toBe('PhysicsAsset');
       const mesh = await readMesh({ packages, ref: PHYSICS }, undefined, opts());
@@ -120,6 +154,46 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
     });
   });
 }
+
+describe('geometry asset readers on cut and corrupted cue58 exports', () => {
+  let install: Install, packages: InstallPackages;
+  beforeAll(async () => {
+    install = await openInstall([corpus('cue58/IoStore/Tagged/Uncompressed')]);
+    packages = new InstallPackages(install);
+  });
+  afterAll(async () => {
+    await packages.close();
+    await install.close();
+  });
+  /** The package's source with export `index`'s bytes replaced by `edit` of a copy. */
+  const edited = async (path: string, index: number, edit: (b: Uint8Array, nativeStart: number) => Uint8Array) => {
+    const source = await installTextureSource(packages, path, {});
+    const e = source.exports[index]!;
+    e.bytes = edit(e.bytes.slice(), e.properties.propertyStart + e.properties.propertyBytes);
+    return { source, exp: e };
+  };
+
+  it('a collection cut short, or a group of 2^31 - 1 elements, is a FormatError naming the file and the collection', async () => {
+    for (const cut of [40, 200, 1500]) {
+      const { source, exp } = await edited(COLLECTION, 0, (b, start) => b.subarray(0, start + cut));
+      expect(() => geometryCollectionOf(source, exp, 508)).toThrow(FormatError);
+    }
+    const { source, exp } = await edited(COLLECTION, 0, (b, start) => { new DataView(b.buffer).setInt32(start + 8 + 4 + 4 + 8 + 4, 0x7fffffff, true); return b; });
+    expect(() => geometryCollectionOf(source, exp, 508)).toThrow(/GC_Fixture.*group Transform has 2147483647 elements/);
+  });
+
+  it('a CollisionDisableTable count past the bytes is a FormatError, not an allocation', async () => {
+    const { source, exp } = await edited(PHYSICS, 0, (b, start) => { new DataView(b.buffer).setInt32(start + 4, 0x10000000, true); return b; });
+    expect(() => physicsAssetOf(source, exp)).toThrow(/collision pairs 268435456 needs/);
+  });
+
+  it('a streamable track cut short is a FormatError naming the track', async () => {
+    const source = await installTextureSource(packages, GEOCACHE, {});
+    const track = source.exports.find((e) => e.class === 'GeometryCacheTrackStreamable')!;
+    track.bytes = track.bytes.subarray(0, track.properties.propertyStart + track.properties.propertyBytes + 30);
+    await expect(geometryCacheOf(source, source.exports[0]!, 508)).rejects.toThrow(/StreamableTrack/);
+  });
+});
 
 describe('geometry asset readers on bad input', () => {
   /** A raw-codec frame: an empty box, one batch, no attributes but positions, `n` vertices and the given indices. */

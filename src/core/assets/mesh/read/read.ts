@@ -24,14 +24,16 @@ import { BinaryReader } from '../../../io/binary-reader.js';
 import { readFNameOf } from '../../../uasset/names.js';
 import { findStaticMeshNative, readStaticMeshAnyRelease, readStreamedStaticLod, type StaticLodBuffers } from './static-mesh.js';
 import { geometryCacheOf } from './geometry-cache.js';
+import { geometryCollectionOf } from './geometry-collection.js';
 import { physicsAssetOf } from './physics-asset.js';
 import { OLDEST_MESH_RELEASE, candidateReleases, releaseLabel } from './versions.js';
 
-export const MESH_CLASSES: readonly string[] = ['StaticMesh', 'SkeletalMesh', 'Skeleton', 'GeometryCache', 'PhysicsAsset'];
+export const MESH_CLASSES: readonly string[] = ['StaticMesh', 'SkeletalMesh', 'Skeleton', 'GeometryCache', 'PhysicsAsset', 'GeometryCollection'];
 
 /** Script paths of the classes a Zen package may name only by hash (mesh classes and the exports they own). */
 const SCRIPT_CLASSES = [
   ...['StaticMesh', 'SkeletalMesh', 'Skeleton', 'StaticMeshSocket', 'SkeletalMeshSocket', 'MorphTarget', 'PhysicsAsset', 'SkeletalBodySetup', 'BodySetup', 'PhysicsConstraintTemplate'].map((c) => `/Script/Engine.${c}`),
+  '/Script/GeometryCollectionEngine.GeometryCollection',
   ...['GeometryCache', 'GeometryCacheTrackStreamable', 'GeometryCacheCodecRaw', 'GeometryCacheCodecV1'].map((c) => `/Script/GeometryCache.${c}`),
 ];
 export type MeshReadOptions = PackageReadOptions;
@@ -83,6 +85,7 @@ export async function meshOf(source: PackageSource, opts: MeshReadOptions): Prom
   if (exp.class === 'Skeleton') return skeletonOf(source, exp);
   if (exp.class === 'SkeletalMesh') return skeletalMeshOf(source, exp, opts);
   if (exp.class === 'PhysicsAsset') return physicsAssetOf(source, exp);
+  if (exp.class === 'GeometryCollection') return geometryCollectionOf(source, exp, releasesOf(source, exp)[0]!);
   if (exp.class === 'GeometryCache') return geometryCacheOf(source, exp, releasesOf(source, exp)[0]!, opts.signal);
   throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base, `${exp.class} is not read yet`);
 }
