@@ -11,7 +11,7 @@ export function nodeBundleOptions(root, entryPoints, outdir) {
     target: 'node20',
     sourcemap: 'linked',
     outExtension: { '.js': '.mjs' },
-    external: ['ooz-wasm', 'hash-wasm', 'piscina'],
+    external: ['ooz-wasm', 'hash-wasm'],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     logLevel: 'warning',
   };

@@ -3,7 +3,7 @@
  * used is closed), each closed once unused for `idleMs`, all on closeAll(). Reads are positional
  * and synchronous: the worker has nothing else to do meanwhile, and the page cache answers most of
  * them. Files are never opened for writing here. A worker that ends closes what is left (Node
- * tracks descriptors a worker opens, piscina's trackUnmanagedFds).
+ * tracks descriptors a worker opens: Worker's trackUnmanagedFds, on by default).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { FormatError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Worker threads (piscina) that read, decrypt and decompress blocks, write exported files and hash
+ * Worker threads (threads.ts) that read, decrypt and decompress blocks, write exported files and hash
  * chunks, so big reads do not stall the UI or the CLI.
  *
  * - readPlan/writePacked: the worker reads the stored bytes from the file itself (block-plan.ts),
@@ -10,13 +10,12 @@
  * - decode: blocks already in memory (nested containers, tests) are packed into one buffer and moved.
  *
  * Small jobs travel together (task-batcher.ts); a big read is split across the threads. A job that
- * fails (corrupt data, a crashed decoder, a worker that died) rejects its caller only; piscina
- * replaces a dead worker and later calls work.
+ * fails (corrupt data, a crashed decoder, a worker that died) rejects its caller only; a dead
+ * worker is replaced and later calls work.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
 import type { HashCheck } from '../archive.js';
 import type { AesParams } from '../crypto/aes.js';
 import { checkChunkHash, contentDigest } from '../hash/chunk-hash.js';
@@ -25,6 +24,7 @@ import { isStoredCodec, planBlockCount, splitPlan, type BlockPlan, type PlanRunn
 import type { WriteResult } from './file-write.js';
 import { packedBytes, packWrites, unpackWrite, type PackedWrites } from './packed-writes.js';
 import { TaskBatcher } from './task-batcher.js';
+import { WorkerThreads } from './threads.js';
 import { keepHeapHeadroom } from './heap-headroom.js';
 import { asError } from '../errors.js';
 import type { DecodedImage } from '../assets/texture/types.js';
@@ -121,22 +121,11 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`a worker pool needs 1 or more threads, not ${threads}`);
   // The outputs the workers send streaming into this thread would otherwise keep its collector busy.
   keepHeapHeadroom();
-  const piscina = new Piscina({
-    filename: pathToFileURL(resolveWorkerFile(opts.workerFile)).href,
-    minThreads: 0,
-    maxThreads: threads,
-    concurrentTasksPerWorker: TASKS_PER_THREAD,
-    loadBalancer: spreadingBalancer(threads),
-    // Idle workers wait on their event loop, not in Atomics.wait: their timers run (open files
-    // are closed when idle), at no measurable cost per task.
-    atomics: 'async',
-    idleTimeout: IDLE_TIMEOUT_MS,
-  });
-  // Errors of a worker between tasks; a task's own errors reject its run(). Without a listener
-  // the EventEmitter would throw them in this thread.
-  piscina.on('error', (e: unknown) => console.warn('block decoder worker:', e));
+  // Errors of a worker outside its tasks (they reject the tasks it had, too).
+  const pool = new WorkerThreads(resolveWorkerFile(opts.workerFile), threads, TASKS_PER_THREAD, IDLE_TIMEOUT_MS,
+    (e: unknown) => console.warn('block decoder worker:', e));
   const batcher = new TaskBatcher(
-    (task: PoolTask, transfer: ArrayBuffer[]) => piscina.run(task, { transferList: transfer }) as Promise<TaskReply>,
+    (task: PoolTask, transfer: ArrayBuffer[]) => pool.run<TaskReply>(task, 'default', transfer),
     threads,
     threads * TASKS_PER_THREAD,
     TASK_BUDGET_BYTES,
@@ -255,7 +244,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       const copy = data.slice();
       const task: HashTask = { data: copy, stored: stored.slice() };
       try {
-        return (await piscina.run(task, { name: 'hash', transferList: [copy.buffer] })) as HashCheck;
+        return await pool.run<HashCheck>(task, 'hash', [copy.buffer]);
       } catch (e) {
         throw new Error(`hash worker failed: ${(e as Error).message ?? e}`);
       }
@@ -265,7 +254,7 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
       if (data.length < HASH_INLINE_BELOW) return contentDigest(data);
       const copy = data.slice();
       try {
-        return (await piscina.run({ data: copy } satisfies DigestTask, { name: 'digest', transferList: [copy.buffer] })) as string;
+        return await pool.run<string>({ data: copy } satisfies DigestTask, 'digest', [copy.buffer]);
       } catch (e) {
         throw new Error(`digest worker failed: ${(e as Error).message ?? e}`);
       }
@@ -299,9 +288,9 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
         };
         const onAbort = (): void => fail(signal!.reason);
         signal?.addEventListener('abort', onAbort, { once: true });
-        // No signal for piscina: aborting a running task ends its worker, and the other jobs in it.
+        // No signal to the threads: a band runs to its end, then the others find none left to claim.
         for (let t = Math.min(threads, bands); t > 0; t--) {
-          (piscina.run(task, { name: 'decodeImage' }) as Promise<ImageReply>).then((reply) => {
+          pool.run<ImageReply>(task, 'decodeImage').then((reply) => {
             if (!reply.ok) return fail(reviveError(reply.error));
             decoded += reply.bands;
             // Every band is decoded once the replies count them all: a thread that started late
@@ -319,8 +308,8 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
     async decodeSound(info, data, signal) {
       signal?.throwIfAborted();
       const task: SoundTask = { name: info.name, format: info.format, sampleRate: info.sampleRate, channels: info.channels, samples: info.samples, data, ...(info.partial ? { partial: true } : {}), ...(info.maxSeconds !== undefined ? { maxSeconds: info.maxSeconds } : {}) };
-      // As decodeImage: no signal for piscina (it would end the worker); a cancelled decode is dropped.
-      const reply = (await piscina.run(task, { name: 'decodeSound', transferList: [data.buffer as ArrayBuffer] })) as SoundReply;
+      // A cancelled decode runs to its end in the worker and is dropped here.
+      const reply = await pool.run<SoundReply>(task, 'decodeSound', [data.buffer as ArrayBuffer]);
       signal?.throwIfAborted();
       if (!reply.ok) throw reviveError(reply.error);
       return { sampleRate: reply.sampleRate, channels: reply.channels, samples: reply.samples, ...(reply.errors ? { errors: reply.errors } : {}) };
@@ -328,22 +317,22 @@ export function createWorkerPool(opts: WorkerPoolOptions = {}): WorkerPool {
 
     async registryFacts(path, data) {
       const copy = data.slice();
-      const reply = (await piscina.run({ path, data: copy } satisfies RegistryTask, { name: 'registryFacts', transferList: [copy.buffer] })) as RegistryReply;
+      const reply = await pool.run<RegistryReply>({ path, data: copy } satisfies RegistryTask, 'registryFacts', [copy.buffer]);
       if (!reply.ok) throw reviveError(reply.error);
       return reply.facts;
     },
 
     searchSpan(task) {
-      // No signal: aborting a running task would end its worker; the caller stops sending instead.
-      return piscina.run(task, { name: 'searchExtract' }) as Promise<SpanReply>;
+      // No signal: a span runs to its end; the caller stops sending instead.
+      return pool.run<SpanReply>(task, 'searchExtract');
     },
 
     async warm() {
-      // One task per thread at once: the balancer starts a new thread for each (see spreadingBalancer).
-      await Promise.all(Array.from({ length: threads }, () => piscina.run(null, { name: 'warm' })));
+      // One task per thread at once: each goes to a new thread (threads.ts: idle, else new, else least busy).
+      await Promise.all(Array.from({ length: threads }, () => pool.run(null, 'warm')));
     },
 
-    destroy: () => piscina.destroy(),
+    destroy: () => pool.destroy(),
   };
 }
 
@@ -362,24 +351,6 @@ export function resolveWorkerFile(option?: string): string {
     throw new Error(`the block decoder worker is not built (looked for ${candidates.join(', ')}); run npm run build:cli`);
   }
   return found;
-}
-
-type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
-
-/**
- * An idle worker first; else a new one while there are fewer than `threads` (piscina's own
- * balancer would queue a second task at the first busy worker of a cold pool, leaving the other
- * threads unstarted); else the least busy worker with room for a task in waiting.
- */
-function spreadingBalancer(threads: number): LoadBalancer {
-  return (_task, workers) => {
-    let best: (typeof workers)[number] | null = null;
-    for (const w of workers) {
-      if (w.currentUsage === 0) return w;
-      if (w.currentUsage < TASKS_PER_THREAD && (best === null || w.currentUsage < best.currentUsage)) best = w;
-    }
-    return workers.length < threads ? null : best;
-  };
 }
 
 /** `data` itself when it is in shared memory, else a copy there (every thread reads it). */

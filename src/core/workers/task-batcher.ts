@@ -222,7 +222,7 @@ export class TaskBatcher {
     }
   }
 
-  /** The worker died (or piscina refused the task): a lone job fails, the others go again alone. */
+  /** The worker died (or the task could not be sent): a lone job fails, the others go again alone. */
   private workerFailed(batch: Pending[], e: unknown): void {
     const live = batch.filter((p) => !p.done);
     if (batch.length === 1) {

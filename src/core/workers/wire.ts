@@ -10,6 +10,16 @@ import { ShortBlockError, type BlockPlan } from './block-plan.js';
 import type { Claim } from './file-write.js';
 import type { PackedWrites } from './packed-writes.js';
 
+/**
+ * A worker handler's answer whose buffers move to the main thread instead of being copied:
+ * threads.ts unwraps it and posts `value` with `transfer` in the transfer list.
+ */
+export const TRANSFER = Symbol.for('pakscope.worker.transfer');
+export interface Moved<T> { [TRANSFER]: ArrayBufferLike[]; value: T }
+export function moved<T>(value: T, transfer: ArrayBufferLike[]): Moved<T> {
+  return { [TRANSFER]: transfer, value };
+}
+
 /** A BlockJob whose stored bytes are [start, start + length) of the task's input buffer. */
 export interface WireJob {
   start: number;

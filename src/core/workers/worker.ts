@@ -1,13 +1,12 @@
 /**
  * The worker-thread entry of the block decoder pool (pool.ts), bundled to out/cli/worker.mjs and
- * out/main/worker.js. Piscina calls the default export with a PoolTask (many jobs, see wire.ts),
- * and `hash` and `warm` by name.
+ * out/main/worker.js. Each pool thread (threads.ts) calls the default export with a PoolTask (many
+ * jobs, see wire.ts), and the other exports (`hash`, `warm`, `decodeImage`, ...) by name.
  *
  * Jobs never throw: each comes back as its own reply, a failing one naming its block, because one
  * task carries the jobs of many callers and an Error thrown across the thread boundary loses its
  * class and fields (UnsupportedCodecError.codec, ...).
  */
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { HashCheck } from '../archive.js';
 import { whenCodecsReady } from '../codecs/registry.js';
 import { checkChunkHash, contentDigest } from '../hash/chunk-hash.js';
@@ -22,7 +21,7 @@ import { runSpanTask, type SpanReply, type SpanTask } from '../search/extract.js
 import { StringTables } from '../search/span-facts.js';
 import { decodeSoundPayload } from '../assets/sound/decode.js';
 import { registryAssetFacts } from '../asset-registry/facts.js';
-import { JobFlag, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type RegistryReply, type RegistryTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
+import { JobFlag, moved, toWireError, type DigestTask, type HashTask, type ImageReply, type ImageTask, type SoundReply, type SoundTask, type JobReply, type JobValue, type PoolTask, type RegistryReply, type RegistryTask, type TaskJob, type TaskReply, type WireWriteFailure } from './wire.js';
 
 export type { HashTask, ImageTask, SoundTask, PoolTask, TaskReply, WireError, WireJob } from './wire.js';
 // Test workers (test/workers/pool.test.ts) take write jobs apart as this one does.
@@ -80,10 +79,7 @@ export async function searchExtract(task: SpanTask): Promise<unknown> {
     const reply = runSpanTask(task, files, scratch, searchStrings.for(task.build));
     // Its arrays move to the main thread, not copied (each has a buffer of its own).
     const transfer = [reply.ints.buffer, reply.starts.buffer, reply.refs.buffer, reply.textLengths.buffer, reply.textHashes.buffer, reply.keyLengths.buffer, reply.keyHashes.buffer];
-    return move({
-      get [transferableSymbol]() { return transfer; },
-      get [valueSymbol]() { return reply; },
-    });
+    return moved(reply, transfer);
   } catch (e) {
     // Strings may have gone into the table without reaching the main thread.
     searchStrings.spoil(task.build);
@@ -134,10 +130,7 @@ export async function decodeSound(task: SoundTask): Promise<unknown> {
   } catch (e) {
     reply = { ok: false, error: toWireError(e) };
   }
-  return move({
-    get [transferableSymbol]() { return transfer; },
-    get [valueSymbol]() { return reply; },
-  });
+  return moved(reply, transfer);
 }
 
 function runJob(task: PoolTask, job: TaskJob, stop: () => boolean): JobValue {
@@ -191,10 +184,7 @@ function moveReplies(task: PoolTask, replies: JobReply[]): unknown {
     r.value = Array.isArray(r.value) ? (r.value as Uint8Array[]).map(own) : own(r.value as Uint8Array);
   }
   const reply: TaskReply = { replies };
-  return move({
-    get [transferableSymbol]() { return [...transfer]; },
-    get [valueSymbol]() { return reply; },
-  });
+  return moved(reply, [...transfer]);
 }
 
 /** Node never pools buffers this big, so one with a few bytes of slack is its codec's own. */
