@@ -162,6 +162,19 @@ describe('pakscope ls', () => {
     expect(lsJson(loose.out)).toEqual([{ path: 'retoc55_SM_Cube.uasset', size: 1639, container: 'retoc55_SM_Cube.uasset', chunkId: null, chunkType: null }]);
   });
 
+  it('takes the game\'s mappings (--usmap, for unversioned Wwise event assets\' labels): cue58\'s unversioned install lists as without, with each of its four', async () => {
+    const unversioned = corpus('cue58/IoStore/Unversioned/Zlib');
+    const mappings = ['Uncompressed', 'Brotli', 'Oodle', 'Zstandard'].map((c) => corpus(`cue58/Mappings/CUE4ParseFixtures-${c}.usmap`));
+    const [plain, ...withMappings] = await Promise.all([[], ...mappings.map((m) => ['--usmap', m])].map((extra) => pakscope(['ls', unversioned, '--json', ...extra])));
+    const files = lsJson(plain!.out);
+    expect(files.find((f) => f.path === 'CUE4ParseFixtures/Content/Fixtures/Audio/SC_Fixture.uasset')).toMatchObject({ container: 'CUE4ParseFixtures-Minimal-Zlib-Windows.utoc' });
+    for (const r of withMappings) expect([r.code, r.stderr, lsJson(r.out)]).toEqual([0, '', files]);
+    // A file that is not a mappings file is refused before the install is read, naming it.
+    const notMappings = corpus('cue58/README.md');
+    const bad = await pakscope(['ls', unversioned, '--usmap', notMappings]);
+    expect([bad.code, bad.stderr.trim(), bad.out]).toEqual([2, `error: ${notMappings}: usmap header at byte 0: not a mappings file (no magic 0x30C4)`, '']);
+  });
+
   it('lets the _P container win the paths both patch containers hold', async () => {
     const files = lsJson((await pakscope(['ls', corpus('cue58/Patch/IoStore'), '--json'])).out);
     expect(files.map((f) => [f.path, f.size, f.container])).toEqual([

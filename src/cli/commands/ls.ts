@@ -1,11 +1,13 @@
 /** `pakscope ls <path...>`: every file of the merged install, sorted by path. */
 import { basename } from 'node:path';
 import type { Install, VfsFile } from '../../core/install/install.js';
+import type { Usmap } from '../../core/usmap/types.js';
 import { compilePathFilters } from '../../core/install/path-filter.js';
 import { installMediaNames, mediumIdOfPath, mediumLabel } from '../../core/assets/sound/wwise/install-labels.js';
 import { InstallPackages } from '../../core/package/open-package.js';
 import { filterOption, filterValues, JSON_OPTION, type Command } from '../command.js';
 import type { Output } from '../output.js';
+import { loadMappings } from './props.js';
 
 export const lsCommand: Command = {
   name: 'ls',
@@ -29,23 +31,29 @@ export const lsCommand: Command = {
     'events that play them and their original file, as the install\'s SoundbanksInfo/bank metadata',
     'and AkAudioEvent assets name them (the app\'s tree shows the same): a last column of the',
     'table ("Bullet_Impact · Bullet_Impact_4.wav"), "label" in --json. Installs without such media',
-    'read nothing more.',
+    'read nothing more. Unversioned event assets need the game\'s mappings: --usmap FILE.',
   ].join('\n'),
   examples: [
     'pakscope ls Game/Content/Paks',
     'pakscope ls pakchunk0-Windows.utoc --json > files.json',
     'pakscope ls Game/Content/Paks --filter "*.umap" --filter "**/Textures/T_*"',
+    'pakscope ls Game/Content/Paks --usmap Game.usmap',
   ],
-  options: { filter: filterOption('List'), json: JSON_OPTION },
+  options: {
+    filter: filterOption('List'),
+    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned Wwise event assets with, for the media labels.' },
+    json: JSON_OPTION,
+  },
   positionals: { min: 1, max: Infinity },
 
   async run(session, paths, values) {
+    const { mappings } = await loadMappings(values, 'ls');
     const install = await session.open(paths);
     if (!install) return;
     try {
       const filters = filterValues(values);
       const files = selectedFiles(install.files(), filters);
-      const labels = await wwiseLabels(install, files);
+      const labels = await wwiseLabels(install, files, mappings);
       if (values['json']) await printJson(session.out, files, install.problems.filter((p) => p.fatal), labels);
       else await printTable(session.out, [...files], labels);
       if (filters.length > 0 && files.length === 0) session.out.warn(`no file matches --filter ${filters.join(', ')}`);
@@ -66,11 +74,11 @@ function selectedFiles(files: Iterable<VfsFile>, filters: string[]): VfsFile[] {
  * The labels of the listed Wwise media named by id (path -> "event · original file"), as the app's
  * tree shows them; the install's metadata and event assets are read only when such media are listed.
  */
-async function wwiseLabels(install: Install, files: readonly VfsFile[]): Promise<Map<string, string>> {
+async function wwiseLabels(install: Install, files: readonly VfsFile[], mappings: Usmap | undefined): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   const media = files.flatMap((f) => { const id = mediumIdOfPath(f.path); return id === undefined ? [] : [{ path: f.path, id }]; });
   if (media.length === 0) return labels;
-  const names = await installMediaNames(new InstallPackages(install));
+  const names = await installMediaNames(new InstallPackages(install), mappings ? { mappings } : {});
   for (const { path, id } of media) {
     const label = mediumLabel(names, id);
     if (label) labels.set(path, label);
