@@ -12,10 +12,9 @@ import { fields, valuesOf } from '../../properties/fields.js';
 import type { ExportProperties, PackageProperties, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { isInstancedMeshClass, levelNativeReader, type NativeLevelObject } from './native.js';
-import {
-  IDENTITY, ONE, ZERO, ZERO_ROTATOR, compose, matrixToPlacement, placement, placementFromQuat,
-  type Placement, type Quat, type Rotator, type Vec3,
-} from './transform.js';
+import { Reader } from './values.js';
+import { readAttachSockets, socketKey } from './sockets.js';
+import { IDENTITY, ONE, ZERO, compose, matrixToPlacement, placement, type Placement } from './transform.js';
 import type { LevelActor, LevelAsset, LevelComponent, LevelCounts, PartitionCell, StreamingLevel } from './types.js';
 
 /** Export classes this kind reads. */
@@ -25,59 +24,6 @@ export const LEVEL_CLASSES = ['World'] as const;
 export const MAX_ATTACH_DEPTH = 128;
 
 export interface LevelReadOptions extends Pick<ConvertOptions, 'mappings' | 'engine' | 'signal'> {}
-
-class Reader {
-  readonly notes: string[] = [];
-
-  /** `v` as a string (an object path, a name), null when null; undefined (with a note) for another type. */
-  str(v: PropertyValue | undefined, what: string): string | null | undefined {
-    if (v === undefined || v === null) return v === null ? null : undefined;
-    if (typeof v === 'string') return v;
-    this.notes.push(`${what} is not a reference or name (${JSON.stringify(v).slice(0, 60)}): ignored`);
-    return undefined;
-  }
-
-  num(v: PropertyValue | undefined, what: string): number | undefined {
-    if (v === undefined) return undefined;
-    if (typeof v === 'number') return v;
-    this.notes.push(`${what} is not a number: ignored`);
-    return undefined;
-  }
-
-  vec(v: PropertyValue | undefined, what: string, fallback: Vec3): Vec3 {
-    if (v === undefined) return fallback;
-    const f = fields(v);
-    if (f && typeof f['X'] === 'number' && typeof f['Y'] === 'number' && typeof f['Z'] === 'number') return { x: f['X'], y: f['Y'], z: f['Z'] };
-    this.notes.push(`${what} is not a vector: the default is used`);
-    return fallback;
-  }
-
-  rot(v: PropertyValue | undefined, what: string): Rotator {
-    if (v === undefined) return ZERO_ROTATOR;
-    const f = fields(v);
-    if (f && typeof f['Pitch'] === 'number' && typeof f['Yaw'] === 'number' && typeof f['Roll'] === 'number') return { pitch: f['Pitch'], yaw: f['Yaw'], roll: f['Roll'] };
-    this.notes.push(`${what} is not a rotator: the default is used`);
-    return ZERO_ROTATOR;
-  }
-
-  quat(v: PropertyValue | undefined, what: string): Quat {
-    const f = fields(v);
-    if (f && ['X', 'Y', 'Z', 'W'].every((k) => typeof f[k] === 'number')) return { x: f['X'] as number, y: f['Y'] as number, z: f['Z'] as number, w: f['W'] as number };
-    if (v !== undefined) this.notes.push(`${what} is not a quaternion: the default is used`);
-    return { x: 0, y: 0, z: 0, w: 1 };
-  }
-
-  /** An FTransform property (Rotation, Translation, Scale3D). */
-  transform(v: PropertyValue | undefined, what: string): Placement {
-    if (v === undefined) return IDENTITY;
-    const f = fields(v);
-    if (!f) {
-      this.notes.push(`${what} is not a transform: the identity is used`);
-      return IDENTITY;
-    }
-    return placementFromQuat(this.vec(f['Translation'], `${what}.Translation`, ZERO), this.quat(f['Rotation'], `${what}.Rotation`), this.vec(f['Scale3D'], `${what}.Scale3D`, ONE));
-  }
-}
 
 /** "a.b:c.d" -> "a.b:c": the outer of an export path. */
 const outerOf = (path: string): string => {
@@ -96,11 +42,27 @@ async function openPackage(source: AssetSource, opts: LevelReadOptions) {
   return 'file' in source ? packageFileProperties(source.file, o) : installPackageProperties(source.packages, source.ref, o);
 }
 
-/** Export `exportIndex` of `source` (or its World) as a level. */
+/**
+ * Export `exportIndex` of `source` (or its World) as a level. In an install, a component attached
+ * to a socket of a static mesh component is placed at that socket (read from the mesh's package).
+ */
 export async function readLevel(source: AssetSource, exportIndex: number | undefined, opts: LevelReadOptions = {}): Promise<LevelAsset> {
   const opened = await openPackage(source, opts);
   opts.signal?.throwIfAborted();
-  return levelOfPackage(opened.properties, opened.path, exportIndex, opened.warnings, opts.signal);
+  const level = levelOfPackage(opened.properties, opened.path, exportIndex, opened.warnings, opts.signal);
+  if ('packages' in source) {
+    const found = await readAttachSockets(source.packages, level, opts);
+    level.notes.push(...found.notes);
+    if (found.sockets.size > 0) placeLevel(level, (mesh, socket) => found.sockets.get(socketKey(mesh, socket)));
+  }
+  return level;
+}
+
+/** Places `level`'s components again, through `sockets` (the notes of the first placing stand). */
+export function placeLevel(level: LevelAsset, sockets: SocketLookup): void {
+  const components = new Map<string, { comp: LevelComponent }>();
+  for (const a of level.actors) for (const comp of a.components) components.set(comp.path, { comp });
+  placeComponents(new Reader(), components, sockets);
 }
 
 /**
@@ -249,8 +211,15 @@ function readComponent(rd: Reader, e: ExportProperties, path: string): LevelComp
   return comp;
 }
 
-/** Each component's world placement: its relative one composed up its attach parents, loops and overlong chains cut with a note. */
-function placeComponents(rd: Reader, components: Map<string, { comp: LevelComponent }>): void {
+/** A socket's placement in its mesh (the static mesh's object path), undefined where not known. */
+export type SocketLookup = (mesh: string, socket: string) => Placement | undefined;
+
+/**
+ * Each component's world placement: its relative one composed up its attach parents (through
+ * the socket it is attached to, where `sockets` knows the parent's mesh's), loops and overlong
+ * chains cut with a note.
+ */
+function placeComponents(rd: Reader, components: Map<string, { comp: LevelComponent }>, sockets?: SocketLookup): void {
   const done = new Map<string, Placement>();
   const missing = new Set<string>();
   const place = (path: string): Placement => {
@@ -285,6 +254,10 @@ function placeComponents(rd: Reader, components: Map<string, { comp: LevelCompon
     }
     for (let i = chain.length - 1; i >= 0; i--) {
       const c = chain[i]!;
+      // USceneComponent::GetSocketTransform: a static mesh's socket is placed in its component's space.
+      const parentMesh = c.attachSocket && c.attachParent ? components.get(c.attachParent)?.comp.staticMesh : undefined;
+      const socket = parentMesh && sockets ? sockets(parentMesh, c.attachSocket!) : undefined;
+      if (socket) base = compose(socket, base);
       base = compose(c.relative, base);
       c.world = base;
       done.set(c.path, base);

@@ -30,11 +30,11 @@ export interface LevelComponent {
   class: string;
   /** AttachParent: the scene component it hangs under (object path), null for none. */
   attachParent: string | null;
-  /** AttachSocketName, when it is attached to a socket (whose offset is not applied: it lives in the parent's mesh). */
+  /** AttachSocketName, when it is attached to a socket (a socket of the parent's static mesh, read through the install, places it: see `world`). */
   attachSocket?: string;
   /** RelativeLocation / RelativeRotation / RelativeScale3D, the engine's defaults where absent. */
   relative: Placement;
-  /** Relative composed up the attach chain: where it is in the level. */
+  /** Relative composed up the attach chain (through the sockets of static meshes the install holds): where it is in the level. */
   world: Placement;
   /** Static mesh components: StaticMesh (object path), null when unset. */
   staticMesh?: string | null;
