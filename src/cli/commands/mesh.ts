@@ -190,7 +190,7 @@ async function write(session: Session, source: AssetSource, mesh: Mesh, path: st
   for (const n of textures.notes) session.out.note(`note: ${n}`);
   const data = await writeGlb(mesh, { lod, textures: textures.pngs });
   await writeFile(path, data);
-  const what = mesh.lods.length > 0 ? `LOD ${lod}` : 'skeleton';
+  const what = mesh.parts ? `${mesh.parts.length} nodes` : mesh.lods.length > 0 ? `LOD ${lod}` : 'skeleton';
   session.out.note(`wrote ${path}: glTF 2.0 binary, ${what}, ${data.length} bytes (${mesh.name})`);
 }
 

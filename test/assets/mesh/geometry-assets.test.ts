@@ -18,8 +18,10 @@ import { decodeRawChunk, geometryCacheOf } from '../../../src/core/assets/mesh/r
 import { geometryCollectionOf } from '../../../src/core/assets/mesh/read/geometry-collection.js';
 import { physicsAssetOf } from '../../../src/core/assets/mesh/read/physics-asset.js';
 import { installTextureSource } from '../../../src/core/assets/texture/read/package-source.js';
-import { hullLod } from '../../../src/core/assets/mesh/shapes.js';
-import { FormatError } from '../../../src/core/errors.js';
+import { boxLod, hullLod } from '../../../src/core/assets/mesh/shapes.js';
+import { writeGlb } from '../../../src/core/assets/mesh/gltf/write.js';
+import type { Mesh } from '../../../src/core/assets/mesh/types.js';
+import { FormatError, isInputError } from '../../../src/core/errors.js';
 import { openInstall, type Install } from '../../../src/core/install/install.js';
 import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
@@ -187,6 +189,41 @@ describe('geometry asset readers on cut and corrupted cue58 exports', () => {
     expect(() => physicsAssetOf(source, exp)).toThrow(/collision pairs 268435456 needs/);
   });
 
+  it('300 seeded mutations of each reader\'s native data (bytes, counts set huge, cuts) end in the project\'s input errors or a mesh', async () => {
+    let seed = 12345;
+    const next = (n: number) => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % n; };
+    const cases: [string, number, (s: Awaited<ReturnType<typeof edited>>) => Promise<unknown> | unknown][] = [
+      [COLLECTION, 0, ({ source, exp }) => geometryCollectionOf(source, exp, 508)],
+      [PHYSICS, 0, ({ source, exp }) => physicsAssetOf(source, exp)],
+      [GEOCACHE, 2, ({ source }) => geometryCacheOf(source, source.exports[0]!, 508)],
+    ];
+    let outcomes = { ok: 0, inputError: 0 };
+    for (const [path, index, run] of cases) {
+      for (let i = 0; i < 100; i++) {
+        const s = await edited(path, index, (b, start) => {
+          const span = b.length - start;
+          for (let k = 0, n = 1 + next(4); k < n && span > 0; k++) {
+            const at = start + next(span);
+            const kind = next(3);
+            if (kind === 0) b[at] = next(256);
+            else if (kind === 1 && at + 4 <= b.length) new DataView(b.buffer).setInt32(at, [0x7fffffff, -1, 0x10000, 1 << 24][next(4)]!, true);
+            else return b.subarray(0, at);
+          }
+          return b;
+        });
+        try {
+          await run(s);
+          outcomes.ok++;
+        } catch (e) {
+          if (!isInputError(e)) throw e;
+          outcomes.inputError++;
+        }
+      }
+    }
+    expect(outcomes.ok + outcomes.inputError).toBe(300);
+    expect(outcomes.inputError).toBeGreaterThan(50);
+  });
+
   it('a streamable track cut short is a FormatError naming the track', async () => {
     const source = await installTextureSource(packages, GEOCACHE, {});
     const track = source.exports.find((e) => e.class === 'GeometryCacheTrackStreamable')!;
@@ -229,5 +266,30 @@ describe('geometry asset readers on bad input', () => {
     const hull = hullLod(pts)!;
     expect(hull.indices.length / 3).toBe(12);
     expect(hullLod([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0])).toBeUndefined(); // flat
+  });
+
+  it('writes frames shown in turn as a step animation of their nodes\' scale the validator accepts', async () => {
+    const identity = { translation: [0, 0, 0] as [number, number, number], rotation: [0, 0, 0, 1] as [number, number, number, number], scale: [1, 1, 1] as [number, number, number] };
+    const mesh: Mesh = {
+      class: 'GeometryCache', name: 'Cache', notes: [], materials: [{ name: 'M', material: '' }], sockets: [], bones: [], morphTargets: [], lods: [],
+      parts: [
+        { name: 'Track', parent: -1, local: identity },
+        { name: 'Track_frame0', parent: 0, local: identity, geometry: boxLod([10, 10, 10]), visibility: { times: [0, 0.5], visible: [true, false] } },
+        { name: 'Track_frame1', parent: 0, local: identity, geometry: boxLod([20, 20, 20]), visibility: { times: [0, 0.5], visible: [false, true] } },
+      ],
+    };
+    const glb = await writeGlb(mesh);
+    const { errors } = await validateGlb(glb);
+    expect(errors).toEqual([]);
+    const gltf = parseGlb(glb);
+    const [animation] = gltf.json.animations;
+    expect(animation.channels).toHaveLength(2);
+    const frame1 = gltf.json.nodes.findIndex((n: { name: string }) => n.name === 'Track_frame1');
+    const channel = animation.channels.find((c: { target: { node: number } }) => c.target.node === frame1);
+    expect(channel.target.path).toBe('scale');
+    const sampler = animation.samplers[channel.sampler];
+    expect(sampler.interpolation).toBe('STEP');
+    expect(accessorValues(gltf, sampler.input)).toEqual([0, 0.5]);
+    expect(accessorValues(gltf, sampler.output)).toEqual([0, 0, 0, 1, 1, 1]);
   });
 });

@@ -20,10 +20,18 @@ import type { SourceExport, TextureSource as PackageSource } from '../../texture
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
 import { mergeParts } from '../parts.js';
 import { boxLod, capsuleLod, hullLod } from '../shapes.js';
-import type { Mesh, MeshFactTable, MeshLod, MeshPart, MeshTransform, PhysicsBody, PhysicsConstraint, PhysicsShape, PhysicsSummary } from '../types.js';
+import type { Mesh, MeshFactTable, MeshLod, MeshMaterial, MeshPart, MeshTransform, PhysicsBody, PhysicsConstraint, PhysicsShape, PhysicsSummary } from '../types.js';
 import { entriesOf, field, num, objectName, prop, str, vec3 } from './properties.js';
 import { FormatError } from '../../../errors.js';
 
+/** The material each kind of shape is drawn with (by the `_<type>_` its part's name holds). */
+const SHAPE_MATERIALS: { type: string; name: string; color: [number, number, number, number] }[] = [
+  { type: 'sphere', name: 'Spheres', color: [0.3, 0.7, 1, 1] },
+  { type: 'box', name: 'Boxes', color: [1, 0.55, 0.25, 1] },
+  { type: 'sphyl', name: 'Capsules', color: [0.4, 0.9, 0.5, 1] },
+  { type: 'tapered_capsule', name: 'Tapered capsules', color: [0.95, 0.85, 0.3, 1] },
+  { type: 'convex', name: 'Convex hulls', color: [0.85, 0.5, 1, 1] },
+];
 const IDENTITY: MeshTransform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] };
 /** Rows a CollisionDisableTable may have before the count is corrupt (every pair of 2^12 bodies). */
 const MAX_PAIRS = 1 << 24;
@@ -239,9 +247,18 @@ export function physicsAssetOf(source: PackageSource, exp: SourceExport): Mesh {
       rows: collisionPairs.map((p) => [bodies[p.bodies[0]]?.bone ?? `#${p.bodies[0]}`, bodies[p.bodies[1]]?.bone ?? `#${p.bodies[1]}`, p.enabled ? 'enabled' : 'disabled']),
     },
   ];
+  // A material per kind of shape, so the view and the .glb tell them apart.
+  const materials: MeshMaterial[] = [];
+  for (const part of parts) {
+    const kind = part.geometry ? SHAPE_MATERIALS.find((m) => part.name.includes(`_${m.type}_`)) : undefined;
+    if (!kind || !part.geometry) continue;
+    let index = materials.findIndex((m) => m.name === kind.name);
+    if (index < 0) { index = materials.length; materials.push({ name: kind.name, material: '', baseColor: kind.color }); }
+    for (const section of part.geometry.sections) section.materialIndex = index;
+  }
   const geometry = mergeParts(parts);
   return {
-    class: exp.class, name: exp.name, materials: [{ name: 'Collision', material: '', baseColor: [0.25, 0.6, 1, 1] }], sockets: [], notes,
+    class: exp.class, name: exp.name, materials, sockets: [], notes,
     lods: geometry.vertexCount > 0 ? [geometry] : [], bones: [], morphTargets: [], parts, facts, physics,
   };
 }
