@@ -22,6 +22,7 @@ import { propsCommand } from './commands/props.js';
 import { tableCommand } from './commands/table.js';
 import { materialCommand } from './commands/material.js';
 import { levelCommand } from './commands/level.js';
+import { landscapeCommand } from './commands/landscape.js';
 import { effectCommand } from './commands/effect.js';
 import { sequenceCommand } from './commands/sequence.js';
 import { textureCommand } from './commands/texture.js';
@@ -38,7 +39,7 @@ import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Session } from './session.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [
-  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, scriptCommand, materialCommand, levelCommand, effectCommand, sequenceCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
+  lsCommand, treeCommand, infoCommand, catCommand, extractCommand, verifyCommand, depsCommand, thumbnailCommand, propsCommand, tableCommand, scriptCommand, materialCommand, levelCommand, landscapeCommand, effectCommand, sequenceCommand, locresCommand, registryCommand, textureCommand, audioCommand, meshCommand, diffCommand,
   searchCommand,
 ];
 

@@ -20,6 +20,7 @@ import './metasound/kind.js';
 import './niagara/kind.js';
 import './level/kind.js';
 import './sequence/kind.js';
+import './landscape/kind.js';
 import '../asset-registry/kind.js';
 
 export { assetKindOf, assetKindOfFile, assetKinds, registerAssetKind } from './registry.js';

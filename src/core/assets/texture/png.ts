@@ -45,6 +45,37 @@ export function encodePng(image: RgbaImage, opts: { level?: number } = {}): Uint
   return out;
 }
 
+/**
+ * A 16-bit grayscale PNG of width x height `values` (row after row): heightmaps, which 8 bits
+ * would cut short. PNG stores the samples big-endian.
+ */
+export function encodeGray16Png(width: number, height: number, values: Uint16Array, opts: { level?: number } = {}): Uint8Array {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 0x7fffffff || height > 0x7fffffff) {
+    throw new RangeError(`a PNG is 1x1 to 2^31-1 on a side, not ${width}x${height}`);
+  }
+  if (values.length < width * height) throw new RangeError(`${width}x${height} needs ${width * height} values, not ${values.length}`);
+  const px = new Uint8Array(width * height * 2);
+  for (let i = 0; i < width * height; i++) {
+    px[i * 2] = values[i]! >> 8;
+    px[i * 2 + 1] = values[i]! & 0xff;
+  }
+  const idat = deflateSync(filteredRows(px, width * 2, height, 2), { level: opts.level ?? 6 });
+  const ihdr = new Uint8Array(13);
+  const v = new DataView(ihdr.buffer);
+  v.setUint32(0, width);
+  v.setUint32(4, height);
+  ihdr[8] = 16;
+  ihdr[9] = ColorType.Gray;
+  const parts = [SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 function colorTypeOf(rgba: Uint8Array, pixels: number): ColorType {
   let gray = true;
   for (let p = 0; p < pixels * 4; p += 4) {

@@ -47,6 +47,8 @@ export interface SourceExport {
   file: string;
   /** Classic packages: offset of bytes[0] in the .uasset + .uexp stream (UE4 skip offsets are absolute in it). */
   streamOffset?: number;
+  /** Its object path ("/Game/Maps/M.M:PersistentLevel.Landscape_0"), where the package resolves it: what references to it name. */
+  path?: string;
 }
 
 export interface TextureSource {
@@ -93,6 +95,7 @@ function zenSource(pkg: ZenPackage, chunk: Uint8Array, properties: ExportPropert
       bytes: chunk.subarray(start, Math.min(chunk.length, start + e.cookedSerialSize)), base: start, file: path,
       // The export's offset in the package as the cooker wrote it (.uasset + .uexp): UE4 skip offsets count from there.
       streamOffset: e.cookedSerialOffset,
+      ...(resolved?.exports[i]?.path ? { path: resolved.exports[i]!.path } : {}),
     };
   });
   return {
@@ -117,7 +120,7 @@ function classicSource(pkg: UAssetPackage, bytes: Uint8Array, uexp: Uint8Array |
     return {
       index: e.index, name: e.objectName, class: e.className, properties: props[i]!,
       bytes: ok ? data.subarray(start, Math.min(data.length, start + e.serialSize)) : new Uint8Array(0),
-      base: Math.max(0, start), file: inUexp ? uexpName : path, streamOffset: e.serialOffset,
+      base: Math.max(0, start), file: inUexp ? uexpName : path, streamOffset: e.serialOffset, path: e.path,
     };
   });
   const saved = pkg.version.engine;

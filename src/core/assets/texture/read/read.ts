@@ -12,6 +12,7 @@ import { type SourceExport, type TextureReadOptions, type TextureSource, fileTex
 import { memoryPayload } from './payload.js';
 import { type CookedTextureData, TEXTURE_CLASSES, propertiesRead, readCookedTexture, textureClassKind, textureClassName } from './texture-serialize.js';
 import { assembleVirtualLevel, levelSize } from './virtual-texture.js';
+import { decodeLandscapeMip, findLandscapeStorage, type LandscapeStorage } from './landscape-storage.js';
 
 export type { TextureReadOptions };
 export { TEXTURE_CLASSES };
@@ -78,7 +79,41 @@ export function textureOf(source: TextureSource, opts: TextureReadOptions): Text
       readMip: async () => { throw new FormatError(source.path, `${exp.class} "${exp.name}"`, exp.base, 'a render target or dynamic texture stores no mips'); },
     };
   }
+  if (!platform.virtual && platform.mips.length > 0 && platform.mips.every((m) => !m.bulk)) {
+    // A landscape heightmap (UE5.2+): its mips are in the storage factory its AssetUserData names.
+    const found = findLandscapeStorage(source, source.exports.indexOf(exp));
+    if (found.storage) return landscapeStoredTexture(source, exp, platform.pixelFormat, found.storage, base, notes);
+    if (found.error) {
+      const why = `the landscape storage of its mips does not read: ${found.error}`;
+      notes.push(why);
+      const t = plainTexture(source, exp, cooked, files, base, notes);
+      return { ...t, readMip: async () => { throw new FormatError(source.path, `${exp.class} "${exp.name}"`, exp.base, why); } };
+    }
+  }
   return platform.virtual ? virtualTexture(source, exp, cooked, files, base, notes) : plainTexture(source, exp, cooked, files, base, notes);
+}
+
+/** A heightmap whose mips a LandscapeTextureStorageProviderFactory stores (landscape-storage.ts). */
+function landscapeStoredTexture(source: TextureSource, exp: SourceExport, pixelFormat: string, storage: LandscapeStorage, base: Base, notes: string[]): Texture {
+  const files: BulkFiles = { ...source.files, inline: memoryPayload(storage.export.file, storage.export.bytes) };
+  const mips: TextureMip[] = storage.mips.map((m) => {
+    const missing = missingReason(m.bulk, files);
+    return { width: m.width, height: m.height, depth: 1, bytes: missing ? 0 : m.width * m.height * 4, location: m.bulk.location, ...(missing ? { missing } : {}) };
+  });
+  notes.push(`mips stored by ${storage.export.name} (landscape heightmap storage${storage.mips.some((m) => m.compressed) ? ', delta-compressed' : ''}), decoded to ${pixelFormat}: height in R (high byte) and G, normal X and Y in B and A`);
+  const first = storage.mips[0];
+  return {
+    ...base, pixelFormat, width: first?.width ?? 0, height: first?.height ?? 0, depth: 1, slices: 1, cube: false, virtual: false, mips, notes,
+    readMip: async (index, signal) => {
+      const m = storage.mips[index];
+      if (!m) throw new FormatError(source.path, `${exp.class} "${exp.name}"`, exp.base, `no mip ${index} (the landscape storage has ${storage.mips.length})`);
+      const what = `${storage.export.name} mip ${index}`;
+      const missing = mips[index]!.missing;
+      if (missing) throw new MissingPayloadError(storage.export.file, what, m.bulk.headerAt, missing);
+      const bytes = await readBulkPayload(m.bulk, files, what, signal);
+      return decodeLandscapeMip(storage, m, index, bytes, storage.export.file, what, m.bulk.headerAt);
+    },
+  };
 }
 
 /** Bytes of one width x height image of the format; undefined for a format the pixel format table does not know. */
