@@ -616,25 +616,28 @@ export class Backend implements PakScopeApi {
     return { ...song, path: req.path, exportIndex };
   }
 
-  /** Whether the export a request names (its first the registry knows by default) is a Paper2D sprite. */
-  private async isSprite(install: Install, req: AssetRequest): Promise<boolean> {
-    if (assetKindOfFile(req.path)) return false;
-    const packages = this.packages.packagesOf(req.installId, install);
-    const { model } = await packages.open(this.packages.locate(packages, req.path), req.engine?.trim() ? { engine: req.engine.trim() } : {});
-    const assets = packageAssets(model);
-    const asset = req.exportIndex !== undefined ? assets.find((a) => a.exportIndex === req.exportIndex) : assets[0];
-    return asset?.view === 'sprite';
-  }
-
   /** The export of the registry's view `view` a request names (the first by default), with the install's mappings. */
   private async kindExport(req: AssetRequest, install: Install, view: string, what: string) {
+    const found = await this.findKindExport(req, install, view, 'first of the view');
+    if (!found) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no ${what}` : `no export of this package is a ${what}`}`);
+    return found;
+  }
+
+  /**
+   * The export of the registry's view `view` a request names, or undefined when it is not one;
+   * without an export index, the first of the view or the package's first asset (which must be
+   * of the view). The package is opened once.
+   */
+  private async findKindExport(req: AssetRequest, install: Install, view: string, byDefault: 'first of the view' | 'first asset') {
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     const packages = this.packages.packagesOf(req.installId, install);
     const loc = this.packages.locate(packages, req.path);
     const { model } = await packages.open(loc, req.engine?.trim() ? { engine: req.engine.trim() } : {});
-    const found = packageAssets(model).find((a) => a.view === view && (req.exportIndex === undefined || a.exportIndex === req.exportIndex));
-    if (!found) throw new RequestError(`${req.path}: ${req.exportIndex !== undefined ? `export ${req.exportIndex} is no ${what}` : `no export of this package is a ${what}`}`);
+    const assets = packageAssets(model);
+    const found = req.exportIndex !== undefined ? assets.find((a) => a.exportIndex === req.exportIndex)
+      : byDefault === 'first asset' ? assets[0] : assets.find((a) => a.view === view);
+    if (found?.view !== view) return undefined;
     const opts: ConvertOptions = { ...(mappings ? { mappings } : {}), ...(req.engine?.trim() ? { engine: req.engine.trim() } : {}) };
     return { packages, loc, exportIndex: found.exportIndex, mappings, source: { packages, ref: loc.path }, opts };
   }
@@ -746,9 +749,10 @@ export class Backend implements PakScopeApi {
       const [mid] = await midiKind.convert!(source, exportIndex, 'mid', opts);
       return this.saves.write(file, mid!.data, req.conflict);
     }
-    if (req.format === 'png' && await this.isSprite(install, req)) {
-      const { exportIndex, source, opts } = await this.kindExport(req, install, 'sprite', 'Paper2D sprite');
-      const [png] = await spriteKind.convert!(source, exportIndex, 'png', opts);
+    // A .png of a package whose asset is a sprite (a plain file is a texture's concern).
+    const sprite = req.format === 'png' && !assetKindOfFile(req.path) ? await this.findKindExport(req, install, 'sprite', 'first asset') : undefined;
+    if (sprite) {
+      const [png] = await spriteKind.convert!(sprite.source, sprite.exportIndex, 'png', sprite.opts);
       return this.saves.write(file, png!.data, req.conflict);
     }
     if (req.format === 'glb') {
