@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, MaterialView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -219,6 +219,10 @@ export interface PakScopeApi {
   levelInfo(req: AssetRequest): Promise<LevelView>;
   /** What the level view draws in 3D: each distinct static mesh and the matrices placing it (binary), its package's tree path for meshGeometry. */
   levelScene(req: AssetRequest): Promise<LevelScene>;
+  /** A MetaSound Source or Patch's frontend document: its graph's nodes, pins, literals and edges, inputs, interfaces (the MetaSound view). */
+  metaSoundInfo(req: AssetRequest): Promise<MetaSoundView>;
+  /** A Niagara System's user parameters, emitters and renderers, with the assets they reference (the Niagara view). */
+  niagaraInfo(req: AssetRequest): Promise<NiagaraView>;
   /**
    * Every culture of the localization target `path` (a .locres or .locmeta) belongs to, side by
    * side by namespace and key; "" gathers every .locres of the install.
@@ -428,6 +432,8 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   materialInfo: ASSET,
   levelInfo: ASSET,
   levelScene: ASSET,
+  metaSoundInfo: ASSET,
+  niagaraInfo: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },
   assetThumbnail: { installId: 'string', path: 'string', size: 'number?' },
   localization: { installId: 'string', path: 'string' },

@@ -12,9 +12,15 @@ import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { MidiSong } from '../core/assets/midi/read.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
 import type { TextureInfo, TextureMip } from '../core/assets/texture/types.js';
+import type {
+  MetaSoundDocument, MetaSoundEdge, MetaSoundGraph, MetaSoundGraphInput, MetaSoundLiteral, MetaSoundNode, MetaSoundVertex,
+} from '../core/assets/metasound/types.js';
+import type { NiagaraEmitter, NiagaraReference, NiagaraRenderer, NiagaraSystemAsset, NiagaraUserParameter } from '../core/assets/niagara/types.js';
 
 export type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, MaterialParameterKind, MaterialParameterValue };
 export type { LevelActor, LevelAsset, LevelComponent, LevelCounts, LevelInstances, LevelLight, PartitionCell, Placement, StreamingLevel };
+export type { MetaSoundDocument, MetaSoundEdge, MetaSoundGraph, MetaSoundGraphInput, MetaSoundLiteral, MetaSoundNode, MetaSoundVertex };
+export type { NiagaraEmitter, NiagaraReference, NiagaraRenderer, NiagaraSystemAsset, NiagaraUserParameter };
 export type { AnimCodecs, AnimComposition, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
@@ -73,6 +79,30 @@ export interface MaterialView {
   /** Object paths (chain levels, textures) of packages the install holds -> their tree paths. */
   links: Record<string, string>;
   /** What `pakscope material --json` prints, for Save and Copy. */
+  json: string;
+}
+
+/** A MetaSound Source or Patch as the MetaSound view shows it: its frontend document (core/assets/metasound). */
+export interface MetaSoundView {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  document: MetaSoundDocument;
+  /** What `pakscope effect --json` prints, for Save. */
+  json: string;
+  /** The graph as Graphviz DOT (`pakscope effect -o X.dot`), for Save. */
+  dot: string;
+}
+
+/** A Niagara System as the Niagara view shows it (core/assets/niagara). */
+export interface NiagaraView {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  system: NiagaraSystemAsset;
+  /** Object paths (referenced assets, emitters) of packages the install holds -> their tree paths. */
+  links: Record<string, string>;
+  /** What `pakscope effect --json` prints, for Save. */
   json: string;
 }
 

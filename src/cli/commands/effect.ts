@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { convertExport, convertibleExports } from '../../core/assets/index.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
-import { literalText, readMetaSound } from '../../core/assets/metasound/read.js';
+import { readMetaSound } from '../../core/assets/metasound/read.js';
 import type { MetaSoundDocument } from '../../core/assets/metasound/types.js';
 import { readNiagaraSystem } from '../../core/assets/niagara/read.js';
 import type { NiagaraSystemAsset, NiagaraUserParameter } from '../../core/assets/niagara/types.js';
@@ -101,7 +101,7 @@ async function printMetaSound(session: Session, d: MetaSoundDocument): Promise<v
   const out = session.out;
   await out.line(`${d.name} (${d.class})${d.outputFormat ? `  output ${d.outputFormat}` : ''}  document ${d.documentVersion}`);
   if (d.interfaces.length) await out.line(`interfaces: ${d.interfaces.map((i) => `${i.name} ${i.version}`).join(', ')}`);
-  for (const i of d.inputs) await out.line(`input   ${i.name}: ${i.typeName}${i.defaults.length ? ` = ${i.defaults.map(literalText).join(' | ')}` : ''}`);
+  for (const i of d.inputs) await out.line(`input   ${i.name}: ${i.typeName}${i.defaults.length ? ` = ${i.defaults.map((l) => l.text).join(' | ')}` : ''}`);
   for (const o of d.outputs) await out.line(`output  ${o.name}: ${o.typeName}`);
   for (const g of d.graphs) {
     const page = d.graphs.length > 1 ? `page ${g.pageId}: ` : '';
@@ -109,7 +109,7 @@ async function printMetaSound(session: Session, d: MetaSoundDocument): Promise<v
     const names = new Map(g.nodes.map((n) => [n.id, n]));
     for (const n of g.nodes) {
       await out.line(`  node ${n.name}  ${n.class ? `${n.class.name} ${n.class.version} (${n.class.type})` : `class ${n.classId}`}`);
-      for (const i of n.inputs) await out.line(`    in  ${i.name}: ${i.typeName}${i.literal ? ` = ${literalText(i.literal)}` : ''}`);
+      for (const i of n.inputs) await out.line(`    in  ${i.name}: ${i.typeName}${i.literal ? ` = ${i.literal.text}` : ''}`);
       for (const o of n.outputs) await out.line(`    out ${o.name}: ${o.typeName}`);
     }
     for (const e of g.edges) {
@@ -117,7 +117,7 @@ async function printMetaSound(session: Session, d: MetaSoundDocument): Promise<v
       const pin = (n: typeof from, id: string, side: 'inputs' | 'outputs'): string => n?.[side].find((v) => v.vertexId === id)?.name ?? id;
       await out.line(`  edge ${from?.name ?? e.fromNode}.${pin(from, e.fromVertex, 'outputs')} -> ${to?.name ?? e.toNode}.${pin(to, e.toVertex, 'inputs')}`);
     }
-    for (const v of g.variables) await out.line(`  variable ${v.name}: ${v.typeName}${v.literal ? ` = ${literalText(v.literal)}` : ''}`);
+    for (const v of g.variables) await out.line(`  variable ${v.name}: ${v.typeName}${v.literal ? ` = ${v.literal.text}` : ''}`);
   }
 }
 

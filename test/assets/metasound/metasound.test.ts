@@ -44,7 +44,7 @@ describe('MetaSound kind: cue58', () => {
         expect([g.edges, g.variables]).toEqual([[], []]);
         expect(doc.inputs).toEqual([{
           name: 'UE.Source.OnPlay', typeName: 'Trigger', vertexId: '12F4E6A341676CFD6DD77094ABAF094A', nodeId: '495018844A436691641477B6C5002E13',
-          accessType: 'Reference', defaults: [{ type: 'Boolean', value: false }],
+          accessType: 'Reference', defaults: [{ type: 'Boolean', value: false, text: 'false' }],
         }]);
         expect(doc.outputs.map((o) => [o.name, o.typeName, o.nodeId])).toEqual([
           ['UE.Source.OneShot.OnFinished', 'Trigger', '86F2DB404A6B7839586C0184046D1863'],
@@ -118,7 +118,7 @@ describe('MetaSound graph: edges and literals', () => {
       fromNode: '495018844A436691641477B6C5002E13', fromVertex: 'CC02F2799674D5DA72ABBEB51D1DC820',
       toNode: '86F2DB404A6B7839586C0184046D1863', toVertex: 'DC13176B76D7263C9A5AC6AF2436C9B4',
     }]);
-    expect(doc.graphs[0]!.nodes[2]!.inputs[0]!.literal).toEqual({ type: 'Float', value: 0.5 });
+    expect(doc.graphs[0]!.nodes[2]!.inputs[0]!.literal).toEqual({ type: 'Float', value: 0.5, text: '0.5' });
     expect(doc.notes).toEqual([]);
     const dot = metaSoundDot(doc);
     expect(dot).toContain('  n0:o0:e -> n1:i0:w;');

@@ -4,7 +4,6 @@
  * edge from an output port to an input port. `dot -Tsvg` draws it left to right as the editor
  * does. Every page of the document is a cluster of its own when there are several.
  */
-import { literalText } from './read.js';
 import type { MetaSoundDocument, MetaSoundGraph } from './types.js';
 
 const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -19,7 +18,7 @@ function graphLines(g: MetaSoundGraph, prefix: string, indent: string): string[]
     const cells: string[] = [];
     for (let r = 0; r < rows; r++) {
       const inp = n.inputs[r], out = n.outputs[r];
-      const left = inp ? `<TD PORT="i${r}" ALIGN="LEFT">${html(inp.name)} <FONT COLOR="#666666">${html(inp.typeName)}</FONT>${inp.literal ? ` = ${html(literalText(inp.literal))}` : ''}</TD>` : '<TD></TD>';
+      const left = inp ? `<TD PORT="i${r}" ALIGN="LEFT">${html(inp.name)} <FONT COLOR="#666666">${html(inp.typeName)}</FONT>${inp.literal ? ` = ${html(inp.literal.text)}` : ''}</TD>` : '<TD></TD>';
       const right = out ? `<TD PORT="o${r}" ALIGN="RIGHT">${html(out.name)} <FONT COLOR="#666666">${html(out.typeName)}</FONT></TD>` : '<TD></TD>';
       cells.push(`<TR>${left}${right}</TR>`);
     }

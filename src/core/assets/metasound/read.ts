@@ -31,26 +31,27 @@ const isScalar = (v: PropertyValue): v is Scalar => v === null || typeof v !== '
 
 export function literalOf(s: StructFields): MetaSoundLiteral {
   const type = enumValue(s.string('Type', 'None'));
+  const value = literalValue(s, type);
+  return { type, value, text: literalText(type, value) };
+}
+
+function literalValue(s: StructFields, type: string): MetaSoundLiteral['value'] {
   const base = type.endsWith('Array') ? type.slice(0, -'Array'.length) : type;
-  if (base === 'None' || base === 'Invalid') {
-    // A NoneArray keeps the number of objects to default-construct.
-    return { type, value: type === 'NoneArray' ? s.number('AsNumDefault', 0) : null };
-  }
+  // A NoneArray keeps the number of objects to default-construct.
+  if (base === 'None' || base === 'Invalid') return type === 'NoneArray' ? s.number('AsNumDefault', 0) : null;
   const field = LITERAL_ARRAYS[base];
   if (!field) throw new FormatError(s.file, `${s.where}.Type`, s.offsetOf('Type'), `unknown literal type ${type}`);
   const values = s.array(field);
   if (!values.every(isScalar)) throw new FormatError(s.file, `${s.where}.${field}`, s.offsetOf(field), 'not a list of plain values');
-  if (type.endsWith('Array')) return { type, value: values };
-  if (values.length === 0) return { type, value: null };
-  return { type, value: values[0]! };
+  if (type.endsWith('Array')) return values;
+  return values.length === 0 ? null : values[0]!;
 }
 
-/** A literal as one line: "0.5", "true", "[1, 2]", "\"text\"", "(default)". */
-export function literalText(l: MetaSoundLiteral): string {
-  const one = (v: Scalar): string => (typeof v === 'string' && l.type.startsWith('String') ? JSON.stringify(v) : v === null ? 'None' : String(v));
-  if (Array.isArray(l.value)) return `[${l.value.map(one).join(', ')}]`;
-  if (l.type === 'None') return '(default)';
-  return one(l.value);
+function literalText(type: string, value: MetaSoundLiteral['value']): string {
+  const one = (v: Scalar): string => (typeof v === 'string' && type.startsWith('String') ? JSON.stringify(v) : v === null ? 'None' : String(v));
+  if (Array.isArray(value)) return `[${value.map(one).join(', ')}]`;
+  if (type === 'None') return '(default)';
+  return one(value);
 }
 
 const vertexOf = (s: StructFields): MetaSoundVertex => ({ name: s.string('Name', 'None'), typeName: s.string('TypeName', 'None'), vertexId: s.string('VertexID') });

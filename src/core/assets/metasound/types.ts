@@ -11,6 +11,8 @@ export interface MetaSoundLiteral {
   type: string;
   /** The value of a scalar type, the list of an array type; null for None or a null object. */
   value: boolean | number | string | null | (boolean | number | string | null)[];
+  /** The value as one line: "0.5", "true", "[1, 2]", "\"text\"", "(default)". */
+  text: string;
 }
 
 export interface MetaSoundVertex {

@@ -176,6 +176,8 @@ export class WebClient implements PakScopeBridge {
   assetText(req: ApiRequest<'assetText'>) { return this.call('assetText', req); }
   assetTable(req: ApiRequest<'assetTable'>) { return this.call('assetTable', req); }
   materialInfo(req: ApiRequest<'materialInfo'>) { return this.call('materialInfo', req); }
+  metaSoundInfo(req: ApiRequest<'metaSoundInfo'>) { return this.call('metaSoundInfo', req); }
+  niagaraInfo(req: ApiRequest<'niagaraInfo'>) { return this.call('niagaraInfo', req); }
   levelInfo(req: ApiRequest<'levelInfo'>) { return this.call('levelInfo', req); }
   levelScene(req: ApiRequest<'levelScene'>) { return this.call('levelScene', req); }
   localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }
