@@ -4,56 +4,66 @@
  * so the page only uploads them into an instanced mesh per mesh. An instanced component's
  * instance is placed as the level .glb places it: the instance's transform under the component's.
  */
-import { composeMat4, multiplyMat4, toGltfAxes, toGltfPosition, toGltfQuat, type Mat4 } from '../core/assets/mesh/gltf/axes.js';
-import type { LevelAsset, Placement } from '../core/assets/level/types.js';
+import { composeMat4, toGltfAxes, toGltfPosition, toGltfQuat, type Mat4 } from '../core/assets/mesh/gltf/axes.js';
+import type { LevelAsset, LevelComponent, Placement } from '../core/assets/level/types.js';
 import type { LevelScene, LevelSceneComponent, LevelSceneMesh } from '../shared/asset-api.js';
 
-/** A placement's matrix in the view's axes. */
-export const placementMatrix = (p: Placement): Mat4 =>
-  composeMat4(toGltfPosition([p.location.x, p.location.y, p.location.z], 1), toGltfQuat([p.quat.x, p.quat.y, p.quat.z, p.quat.w]), toGltfAxes([p.scale.x, p.scale.y, p.scale.z]));
+/** A placement's matrix in the view's axes (into `out` when given). */
+export const placementMatrix = (p: Placement, out?: Mat4): Mat4 =>
+  composeMat4(toGltfPosition([p.location.x, p.location.y, p.location.z], 1), toGltfQuat([p.quat.x, p.quat.y, p.quat.z, p.quat.w]), toGltfAxes([p.scale.x, p.scale.y, p.scale.z]), out);
 
 const bytesOf = (a: Float32Array | Uint32Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** a x b (column-major) written into `out` at `at`: no matrix is allocated per instance (a map places hundreds of thousands). */
+function multiplyInto(out: Float32Array, at: number, a: Mat4, b: Mat4): void {
+  for (let c = 0; c < 4; c++) {
+    const b0 = b[c * 4]!, b1 = b[c * 4 + 1]!, b2 = b[c * 4 + 2]!, b3 = b[c * 4 + 3]!;
+    for (let r = 0; r < 4; r++) out[at + c * 4 + r] = a[r]! * b0 + a[4 + r]! * b1 + a[8 + r]! * b2 + a[12 + r]! * b3;
+  }
+}
 
 /** `level`'s static meshes and their placements; `links` (object path -> tree path) says which meshes the install holds. */
 export function levelScene(level: LevelAsset, links: Readonly<Record<string, string>>, path: string, exportIndex: number): LevelScene {
   const components: LevelSceneComponent[] = [];
-  // Per mesh, its placements as (matrix, owner) in the level's order.
-  const byMesh = new Map<string, { matrices: Mat4[]; owners: number[] }>();
+  // First the components placing each mesh (in the level's order) and their counts, then the matrices written in place.
+  const byMesh = new Map<string, { owners: number[]; count: number }>();
+  const placed: LevelComponent[] = [];
   for (const actor of level.actors) {
     for (const c of actor.components) {
       if (!c.staticMesh) continue;
       const owner = components.push({ path: c.path, actor: actor.path, actorClass: actor.class }) - 1;
+      placed.push(c);
       let entry = byMesh.get(c.staticMesh);
-      if (!entry) byMesh.set(c.staticMesh, (entry = { matrices: [], owners: [] }));
+      if (!entry) byMesh.set(c.staticMesh, (entry = { owners: [], count: 0 }));
+      entry.owners.push(owner);
+      entry.count += c.instances ? c.instances.transforms.length : 1;
+    }
+  }
+  const placements = [...byMesh.values()].reduce((n, e) => n + e.count, 0);
+  const matrices = new Float32Array(placements * 16);
+  const owners = new Uint32Array(placements);
+  const meshes: LevelSceneMesh[] = [];
+  const identity = composeMat4([0, 0, 0], [0, 0, 0, 1], [1, 1, 1]);
+  const local: Mat4 = new Float64Array(16);
+  let at = 0;
+  for (const [mesh, e] of byMesh) {
+    meshes.push({ mesh, treePath: links[mesh] ?? null, first: at, count: e.count });
+    for (const owner of e.owners) {
+      const c = placed[owner]!;
       const world = placementMatrix(c.world);
-      if (c.instances) {
-        for (const t of c.instances.transforms) {
-          entry.matrices.push(multiplyMat4(world, placementMatrix(t)));
-          entry.owners.push(owner);
-        }
-      } else {
-        entry.matrices.push(world);
-        entry.owners.push(owner);
+      for (const t of c.instances ? c.instances.transforms : [null]) {
+        multiplyInto(matrices, at * 16, world, t ? placementMatrix(t, local) : identity);
+        owners[at++] = owner;
       }
     }
   }
-  const placements = [...byMesh.values()].reduce((n, e) => n + e.matrices.length, 0);
-  const matrices = new Float32Array(placements * 16);
-  const owners = new Uint32Array(placements);
   const min: [number, number, number] = [Infinity, Infinity, Infinity], max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  const meshes: LevelSceneMesh[] = [];
-  let at = 0;
-  for (const [mesh, e] of byMesh) {
-    meshes.push({ mesh, treePath: links[mesh] ?? null, first: at, count: e.matrices.length });
-    e.matrices.forEach((m, i) => {
-      matrices.set(m, (at + i) * 16);
-      owners[at + i] = e.owners[i]!;
-      for (let k = 0; k < 3; k++) {
-        min[k] = Math.min(min[k]!, m[12 + k]!);
-        max[k] = Math.max(max[k]!, m[12 + k]!);
-      }
-    });
-    at += e.matrices.length;
+  for (let i = 0; i < placements; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = matrices[i * 16 + 12 + k]!;
+      if (v < min[k]!) min[k] = v;
+      if (v > max[k]!) max[k] = v;
+    }
   }
   return {
     path, exportIndex, components, meshes, placements,

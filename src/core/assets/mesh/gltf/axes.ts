@@ -51,13 +51,13 @@ export function streamToGltfAxes(src: Float32Array, stride: 3 | 4, scale = 1): F
 /** 4x4 column-major matrices (glTF's layout). */
 export type Mat4 = Float64Array;
 
-/** The matrix of translation t, rotation q (unit) and scale s. */
-export function composeMat4(t: readonly number[], q: readonly number[], s: readonly number[]): Mat4 {
+/** The matrix of translation t, rotation q (unit) and scale s (into `m`, every element written, when given). */
+export function composeMat4(t: readonly number[], q: readonly number[], s: readonly number[], m: Mat4 = new Float64Array(16)): Mat4 {
   const [x, y, z, w] = q as Quat;
   const x2 = x + x, y2 = y + y, z2 = z + z;
   const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
   const wx = w * x2, wy = w * y2, wz = w * z2;
-  const m = new Float64Array(16);
+  m[3] = m[7] = m[11] = 0;
   m[0] = (1 - (yy + zz)) * s[0]!; m[1] = (xy + wz) * s[0]!; m[2] = (xz - wy) * s[0]!;
   m[4] = (xy - wz) * s[1]!; m[5] = (1 - (xx + zz)) * s[1]!; m[6] = (yz + wx) * s[1]!;
   m[8] = (xz + wy) * s[2]!; m[9] = (yz - wx) * s[2]!; m[10] = (1 - (xx + yy)) * s[2]!;
