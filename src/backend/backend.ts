@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { FONT_CONVERSION_FORMATS, SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -58,6 +58,7 @@ import { readAssetTable } from './asset-table.js';
 import { readMaterialView } from './asset-material.js';
 import { LevelService } from './asset-level.js';
 import { readMetaSoundView, readNiagaraView } from './asset-effect.js';
+import { readSequenceView } from './asset-sequence.js';
 import { readLocalization, readRegistryView } from './game-data.js';
 import { RegistryFactsService } from './registry-facts.js';
 import { readAssetText } from './asset-text.js';
@@ -728,6 +729,13 @@ export class Backend implements PakScopeApi {
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     return this.levels.view(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
+  }
+
+  async sequenceInfo(req: AssetRequest): Promise<SequenceView> {
+    const install = await this.install(req.installId);
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    return readSequenceView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
   }
 
   async levelScene(req: AssetRequest): Promise<LevelScene> {

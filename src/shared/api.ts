@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
@@ -217,6 +217,8 @@ export interface PakScopeApi {
   materialInfo(req: AssetRequest): Promise<MaterialView>;
   /** A map's actors, components, transforms, meshes, instances, sublevels and World Partition cells (the level view). */
   levelInfo(req: AssetRequest): Promise<LevelView>;
+  /** A Level Sequence's timing, bindings, tracks, sections and keys (the sequence view). */
+  sequenceInfo(req: AssetRequest): Promise<SequenceView>;
   /** What the level view draws in 3D: each distinct static mesh and the matrices placing it (binary), its package's tree path for meshGeometry. */
   levelScene(req: AssetRequest): Promise<LevelScene>;
   /** A MetaSound Source or Patch's frontend document: its graph's nodes, pins, literals and edges, inputs, interfaces (the MetaSound view). */
@@ -431,6 +433,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   assetTable: { ...ASSET, flatten: 'boolean?' },
   materialInfo: ASSET,
   levelInfo: ASSET,
+  sequenceInfo: ASSET,
   levelScene: ASSET,
   metaSoundInfo: ASSET,
   niagaraInfo: ASSET,

@@ -8,6 +8,9 @@ import type { AnimCodecs, AnimComposition } from '../core/assets/anim/types.js';
 import type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, MaterialParameterKind, MaterialParameterValue } from '../core/assets/material/types.js';
 import type { LevelActor, LevelAsset, LevelComponent, LevelCounts, LevelInstances, LevelLight, PartitionCell, Placement, StreamingLevel } from '../core/assets/level/types.js';
 import type { MeshMaterial } from '../core/assets/mesh/types.js';
+import type {
+  ChannelKey, FrameRate, SequenceAsset, SequenceBinding, SequenceChannel, SequenceFolder, SequenceRange, SequenceSection, SequenceTime, SequenceTrack,
+} from '../core/assets/sequence/types.js';
 import type { SoundCueGraph, SoundCueNode } from '../core/assets/sound/cue.js';
 import type { MidiSong } from '../core/assets/midi/read.js';
 import type { SoundCuePoint, SoundInfo } from '../core/assets/sound/types.js';
@@ -21,6 +24,7 @@ export type { EffectiveParameter, LinearColor, MaterialAsset, MaterialLevel, Mat
 export type { LevelActor, LevelAsset, LevelComponent, LevelCounts, LevelInstances, LevelLight, PartitionCell, Placement, StreamingLevel };
 export type { MetaSoundDocument, MetaSoundEdge, MetaSoundGraph, MetaSoundGraphInput, MetaSoundLiteral, MetaSoundNode, MetaSoundVertex };
 export type { NiagaraEmitter, NiagaraReference, NiagaraRenderer, NiagaraSystemAsset, NiagaraUserParameter };
+export type { ChannelKey, FrameRate, SequenceAsset, SequenceBinding, SequenceChannel, SequenceFolder, SequenceRange, SequenceSection, SequenceTime, SequenceTrack };
 export type { AnimCodecs, AnimComposition, MeshMaterial, SoundCueGraph, SoundCueNode, SoundCuePoint, SoundInfo, TextureInfo, TextureMip };
 
 /** An export the converter registry knows: the preview tab it gets and the files it converts to. */
@@ -104,6 +108,19 @@ export interface NiagaraView {
   links: Record<string, string>;
   /** What `pakscope effect --json` prints, for Save. */
   json: string;
+}
+
+/** A Level Sequence as the sequence view shows it (core/assets/sequence). */
+export interface SequenceView {
+  /** Tree path of the package, as openPackage gives it. */
+  path: string;
+  exportIndex: number;
+  sequence: SequenceAsset;
+  /** Object paths it names (subsequences, bound objects, templates, collections) the install holds -> their tree paths. */
+  links: Record<string, string>;
+  /** What `pakscope sequence --json` prints, and the CSV of its keys, for Save and Copy. */
+  json: string;
+  csv: string;
 }
 
 /** A map as the level view shows it: what it places (core/assets/level). */
