@@ -38,6 +38,8 @@ const IDENTITY: MeshTransform = { translation: [0, 0, 0], rotation: [0, 0, 0, 1]
 const MAX_ELEMENTS = 1 << 26;
 /** Batches (material sections) per frame. */
 const MAX_BATCHES = 1 << 16;
+/** Vertices decoded of one cache (all frames, all tracks) before the rest are only listed: about 200 MB of arrays. */
+const MAX_DECODED_VERTICES = 4 << 20;
 /** Frames a track may have. */
 const MAX_FRAMES = 1 << 20;
 
@@ -214,6 +216,9 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
   const frameRows: MeshFactTable['rows'] = [];
   const visibilityRows: MeshFactTable['rows'] = [];
   let animated = false;
+  let decodedVertices = 0, skipped = 0;
+  /** Each frame index's geometry of every track: the view's LOD picker steps through them. */
+  const frameLods: MeshLod[][] = [];
   for (const path of trackPaths) {
     const name = objectName(path);
     const t = source.exports.find((e) => e.name === name);
@@ -241,7 +246,9 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
     for (const [i, chunk] of native.chunks.entries()) {
       const sample = native.samples[i];
       let frame: Frame | undefined;
-      if (raw) {
+      if (raw && decodedVertices > MAX_DECODED_VERTICES) {
+        skipped++;
+      } else if (raw) {
         const payload = await readBulkPayload(chunk.bulk, { ...files, inline: memoryPayload(t.file, t.bytes) }, `geometry cache frame ${i}`, signal);
         frame = decodeRawChunk(payload, chunk.dataSize, t.file, i);
         if (sample && (sample.vertices !== frame.lod.vertexCount || sample.indices !== frame.lod.indices.length)) {
@@ -253,6 +260,8 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
         m ??= native.matrices[0];
         if (m && !isIdentity(m)) transformPositions(frame.lod, m);
         track.frames.push({ vertices: frame.lod.vertexCount, triangles: frame.lod.indices.length / 3, attributes: frame.attributes });
+        decodedVertices += frame.lod.vertexCount;
+        (frameLods[i] ??= []).push(frame.lod);
       }
       frameRows.push([name, i, sample?.time ?? '', sample?.vertices ?? '', sample?.indices ?? '', chunk.dataSize, frame ? frame.attributes.join(', ') : 'not decoded', visibleAt(native.visibility, sample?.time ?? 0) ? 'visible' : 'hidden']);
       if (!frame) continue;
@@ -272,10 +281,12 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
   if (tracks.length === 0) notes.push('the cache has no streamable track: nothing to draw');
   const used = Math.max(-1, ...parts.flatMap((p) => p.geometry?.sections.map((s) => s.materialIndex) ?? [])) + 1;
   for (let i = materials.length; i < used; i++) materials.push({ name: `Material_${i}`, material: '' });
-  if (animated) notes.push('frames after the first are in the .glb as nodes shown in turn (an animation of their scale); the view shows frame 0');
-  const geometry = mergeParts(parts);
+  if (skipped > 0) notes.push(`${skipped} frames not decoded: the frames before them hold ${decodedVertices} vertices, more than the ${MAX_DECODED_VERTICES} PakScope decodes of one cache`);
+  if (animated) notes.push('LOD n is frame n (of every track); the .glb holds every frame as a node, shown in turn by an animation of its scale');
+  // Frame n of every track as LOD n (a single track's frames as they are, several merged).
+  const lods = frameLods.filter((f) => f !== undefined).map((f) => (f.length === 1 ? f[0]! : mergeParts(f.map((geometry) => ({ name: '', parent: -1, local: IDENTITY, geometry })))));
   return {
-    class: exp.class, name: exp.name, materials, sockets: [], notes, lods: geometry.vertexCount > 0 ? [geometry] : [], bones: [], morphTargets: [],
+    class: exp.class, name: exp.name, materials, sockets: [], notes, lods: lods.filter((l) => l.vertexCount > 0), bones: [], morphTargets: [],
     parts, geometryCache: { tracks },
     facts: [
       { title: 'Frames', columns: ['Track', 'Frame', 'Time (s)', 'Vertices', 'Indices', 'Chunk bytes', 'Decoded', 'Visibility'], rows: frameRows },
