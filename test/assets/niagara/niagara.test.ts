@@ -95,6 +95,24 @@ describe('Niagara emitters and bad input', () => {
     expect(missing.notes).toEqual([`emitter Sparks: ${own}:Sparks is not among the package's exports`]);
   });
 
+  it('a store of before UE4.25 (ParameterOffsets, a map of variable -> offset) gives the same parameters', async () => {
+    const { exports, file } = await fixtureExports();
+    const system = structuredClone(exports.find((e) => e.class === 'NiagaraSystem')!);
+    const exposed = system.properties.find((e) => e.name === 'ExposedParameters')!.value as PropertyEntry[];
+    const sorted = exposed.find((e) => e.name === 'SortedParameterOffsets')!;
+    const vars = sorted.value as Record<string, PropertyEntry['value']>[];
+    sorted.name = 'ParameterOffsets';
+    sorted.type = 'MapProperty<StructProperty<NiagaraVariable>, IntProperty>';
+    sorted.value = vars.map(({ Offset, ...key }) => ({ key: { ...key, VarData: '' }, value: Offset! }));
+    const s = niagaraOfExport(system, exports, SYSTEM, file);
+    expect(s.userParameters.map((p) => [p.name, p.type, p.value])).toEqual([
+      ['FixtureScale', 'float', 3.25],
+      ['FixtureTexture', 'NiagaraDataInterfaceTexture', `${SYSTEM}.NS_Fixture:NiagaraDataInterfaceTexture_0`],
+    ]);
+    sorted.value = [{ key: 'User.X', value: 0 }];
+    expect(() => niagaraOfExport(system, exports, SYSTEM, file)).toThrow(/ExposedParameters\.ParameterOffsets\[0\] at byte \d+: not a variable and its offset/);
+  });
+
   it('a parameter offset past ParameterData is a FormatError naming the parameter and its offset', async () => {
     const { exports, file } = await fixtureExports();
     const system = structuredClone(exports.find((e) => e.class === 'NiagaraSystem')!);

@@ -1,7 +1,8 @@
 /**
  * Niagara Systems: what a VFX modder looks for, read from the cooked properties.
  * - User parameters: ExposedParameters (an FNiagaraUserRedirectionParameterStore), whose
- *   SortedParameterOffsets name each "User." variable with its type and offset. A value type's
+ *   SortedParameterOffsets (before UE4.25 the ParameterOffsets map) name each "User." variable
+ *   with its type and offset. A value type's
  *   default is at that byte offset of ParameterData (floats and int32s, little-endian); a data
  *   interface's offset indexes DataInterfaces, another object's indexes UObjects.
  * - Emitters: EmitterHandles (name, bIsEnabled, the emitter: VersionedInstance.Emitter from UE5.1,
@@ -130,6 +131,23 @@ function userParameter(v: StructFields, store: Store, exportsByPath: ReadonlyMap
   return { name, type: short || 'unknown', typePath, value: null };
 }
 
+/**
+ * The store's variables with their offsets: SortedParameterOffsets (UE4.25+), or before it the
+ * ParameterOffsets map of variable -> offset.
+ */
+function storeVariables(store: StructFields): StructFields[] {
+  if (store.has('SortedParameterOffsets') || !store.has('ParameterOffsets')) return store.structs('SortedParameterOffsets');
+  return store.array('ParameterOffsets').map((pair, i) => {
+    const where = `${store.where}.ParameterOffsets[${i}]`;
+    const p = pair as { key?: PropertyValue; value?: PropertyValue } | null;
+    const key = p && typeof p === 'object' && !Array.isArray(p) ? p.key : undefined;
+    if (!key || typeof key !== 'object' || Array.isArray(key) || typeof p!.value !== 'number') {
+      throw new FormatError(store.file, where, store.offsetOf('ParameterOffsets'), 'not a variable and its offset');
+    }
+    return new StructFields(store.file, where, { ...(key as Record<string, PropertyValue>), Offset: p!.value }, store.offsetOf('ParameterOffsets'));
+  });
+}
+
 function objectPaths(s: StructFields, name: string): (string | null)[] {
   return s.array(name).map((p, i) => {
     if (p !== null && typeof p !== 'string') throw new FormatError(s.file, `${s.where}.${name}[${i}]`, s.offsetOf(name), 'not an object reference');
@@ -190,7 +208,7 @@ export function niagaraOfExport(exp: ExportProperties, exports: readonly ExportP
   const props = StructFields.of(file, `${exp.class} "${exp.name}"`, exp.properties);
   const exposed = props.struct('ExposedParameters');
   const store: Store = { data: byteArray(exposed, 'ParameterData'), dataInterfaces: objectPaths(exposed, 'DataInterfaces'), objects: objectPaths(exposed, 'UObjects') };
-  const userParameters = exposed.structs('SortedParameterOffsets').map((v) => userParameter(v, store, exportsByPath, notes));
+  const userParameters = storeVariables(exposed).map((v) => userParameter(v, store, exportsByPath, notes));
   const emitters = props.structs('EmitterHandles').map((h) => emitterOf(h, packageName, exportsByPath, file, notes));
   const referenced = [
     ...userParameters.flatMap((p) => p.dataInterface?.references.map((r) => r.path) ?? []),
