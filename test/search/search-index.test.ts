@@ -2,7 +2,8 @@
 // kept on disk and read back, and the FString scan on bytes written here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInstall, type Install } from '../../src/core/install/install.js';
-import { buildSearchIndex, loadSearchIndex, saveSearchIndex, searchIndexKey, type SearchIndex } from '../../src/core/search/index.js';
+import { buildSearchIndex, loadSearchIndex, saveSearchIndex, searchIndexKey } from '../../src/core/search/index.js';
+import { HitKind, SearchIndex, SearchIndexBuilder } from '../../src/core/search/search-index.js';
 import { scanFStrings } from '../../src/core/search/fstring-scan.js';
 import { createWorkerPool, type WorkerPool } from '../../src/core/workers/pool.js';
 import { buildCli } from '../cli/run-cli.js';
@@ -85,6 +86,44 @@ describe('search index', () => {
     expect([...pooled.search({ text: 'frankfurt', caseSensitive: true })]).toEqual([]);
     expect([...pooled.search({ text: '^T_BC[17]$', regex: true, in: ['names'] })].map((m) => m.text)).toContain('T_BC7');
     expect(() => [...pooled.search({ text: '(', regex: true })]).toThrow(SyntaxError);
+  });
+});
+
+describe('case-insensitive queries: as toLowerCase on both sides, without lowercasing every text', () => {
+  /** The hits whose text holds the query when both are lowercased: what a case-insensitive query meant when it lowercased every text. */
+  const reference = (index: SearchIndex, text: string): string[] => {
+    const { files, texts, wheres, hitFile, hitText, hitWhere } = index.data;
+    const needle = text.toLowerCase();
+    const out: string[] = [];
+    for (let i = 0; i < hitFile.length; i++) {
+      const t = texts[hitText[i]!]!;
+      if (t.toLowerCase().includes(needle)) out.push(`${files[hitFile[i]!]} ${wheres[hitWhere[i]!]} ${t}`);
+    }
+    return out;
+  };
+
+  it('cue58 (its strings in several scripts): the same hits as the reference', () => {
+    expect(pooled.data.nonAsciiTexts!.length).toBeGreaterThan(0);
+    for (const q of ['frankfurt', 'TEXTURE2D', 'hello from', '日本語', 'ü', 'é', '/game/fixtures/', 't_bc', '.', '(', 'zzzz-nothing']) {
+      const want = reference(pooled, q);
+      expect(list(pooled, q), q).toEqual(want);
+    }
+    expect(reference(pooled, '日本語').length).toBeGreaterThan(0);
+  });
+
+  it('texts whose lowercase changes length or lands in ASCII (Kelvin sign, dotted I, sharp s, sigma), saved before the non-ASCII ids were kept too', () => {
+    const b = new SearchIndexBuilder();
+    const texts = ['Kelvin \u212A', 'İstanbul', 'STRAẞE', 'Straße', 'ΟΔΟΣ', 'οδος', 'Ärger', 'plain ASCII Key', 'a.b(c)', 'İ'];
+    for (const [i, t] of texts.entries()) b.hit(b.file(`F${i}`), HitKind.name, t, 'names[0]');
+    const index = b.finish();
+    expect([...index.data.nonAsciiTexts!].map((i) => index.data.texts[i])).toEqual(texts.filter((t) => /[^\x00-\x7f]/.test(t)));
+    const { nonAsciiTexts: _, ...older } = index.data;
+    const old = new SearchIndex(older);
+    for (const q of ['k', 'K', '\u212A', 'i', 'İ', 'i\u0307', 'ß', 'ẞ', 'ss', 'σ', 'ς', 'Σ', 'ä', 'ASCII', 'a.b(', '.', ')']) {
+      const want = reference(index, q);
+      expect(list(index, q), q).toEqual(want);
+      expect(list(old, q), `${q} (no ids kept)`).toEqual(want);
+    }
   });
 });
 

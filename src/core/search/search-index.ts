@@ -56,7 +56,15 @@ export interface SearchIndexData {
   hitWhere: Int32Array;
   /** Files that could not be read, with why: they are missing from the index. */
   problems: { path: string; message: string }[];
+  /**
+   * The ids of the texts with a character past ASCII, noted as each is interned: only they need
+   * toLowerCase for a case-insensitive query. Absent in an index saved before it was kept.
+   */
+  nonAsciiTexts?: Int32Array;
 }
+
+/** A character past ASCII: a text with one is lowercased for case-insensitive queries, the others are not. */
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Collects hits while indexing. */
 export class SearchIndexBuilder {
@@ -69,6 +77,7 @@ export class SearchIndexBuilder {
   private hitText = new Int32Array(1 << 16);
   private hitWhere = new Int32Array(1 << 16);
   private count = 0;
+  private readonly nonAscii: number[] = [];
   readonly problems: { path: string; message: string }[] = [];
 
   /** Starts a file; its hits follow (files are added one after the other). */
@@ -83,7 +92,10 @@ export class SearchIndexBuilder {
 
   /** A text's id, the same for equal texts; `hash`: its textHash, when known. */
   intern(text: string, hash?: number): number {
-    return this.texts.id(text, hash);
+    const known = this.texts.size;
+    const id = this.texts.id(text, hash);
+    if (id === known && NON_ASCII.test(text)) this.nonAscii.push(id);
+    return id;
   }
 
   text(id: number): string {
@@ -131,7 +143,7 @@ export class SearchIndexBuilder {
     return new SearchIndex({
       files: this.files, texts: this.texts.strings, wheres: this.wheres,
       hitFile: cut(this.hitFile), hitKind: cut(this.hitKind), hitText: cut(this.hitText), hitWhere: cut(this.hitWhere),
-      problems: this.problems,
+      problems: this.problems, nonAsciiTexts: Int32Array.from(this.nonAscii),
     });
   }
 
@@ -157,7 +169,8 @@ export class SearchIndexBuilder {
 const MAX_QUERY_CHARS = 1000;
 
 export class SearchIndex {
-  private lowerTexts: string[] | undefined;
+  /** The texts past ASCII (their ids) and their toLowerCase, made at the first case-insensitive query. */
+  private lowered: { ids: Int32Array; lower: string[] } | undefined;
 
   constructor(readonly data: SearchIndexData) {}
 
@@ -200,11 +213,29 @@ export class SearchIndex {
     } else if (q.caseSensitive) {
       for (let i = 0; i < texts.length; i++) if (texts[i]!.includes(q.text)) matched[i] = 1;
     } else {
-      const lower = (this.lowerTexts ??= texts.map((t) => t.toLowerCase()));
+      // As toLowerCase on both sides, without lowercasing every text: for an ASCII text, a
+      // case-insensitive regular expression (no u flag) of the lowercased query matches exactly
+      // where its lowercase holds the lowercased query (the flag folds ASCII letters only, and a
+      // character past ASCII never equals an ASCII one); texts past ASCII are lowercased, once.
       const needle = q.text.toLowerCase();
-      for (let i = 0; i < lower.length; i++) if (lower[i]!.includes(needle)) matched[i] = 1;
+      const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i');
+      for (let i = 0; i < texts.length; i++) if (re.test(texts[i]!)) matched[i] = 1;
+      const { ids, lower } = this.loweredNonAscii();
+      for (let k = 0; k < ids.length; k++) matched[ids[k]!] = lower[k]!.includes(needle) ? 1 : 0;
     }
     return matched;
+  }
+
+  private loweredNonAscii(): { ids: Int32Array; lower: string[] } {
+    if (this.lowered) return this.lowered;
+    const texts = this.data.texts;
+    let ids = this.data.nonAsciiTexts;
+    if (!ids) {
+      const found: number[] = [];
+      for (let i = 0; i < texts.length; i++) if (NON_ASCII.test(texts[i]!)) found.push(i);
+      ids = Int32Array.from(found);
+    }
+    return (this.lowered = { ids, lower: Array.from(ids, (i) => texts[i]!.toLowerCase()) });
   }
 
   /** Per file: 1 when one of its exports is of class `name` (a path, or the short name after its last '.'). */
