@@ -59,6 +59,8 @@ import { readMaterialView } from './asset-material.js';
 import { LevelService } from './asset-level.js';
 import { readMetaSoundView, readNiagaraView } from './asset-effect.js';
 import { readSequenceView } from './asset-sequence.js';
+import { landscapeFile, readLandscapeView } from './asset-landscape.js';
+import type { LandscapeView } from '../shared/landscape-api.js';
 import { readLocalization, readRegistryView } from './game-data.js';
 import { RegistryFactsService } from './registry-facts.js';
 import { readAssetText } from './asset-text.js';
@@ -724,6 +726,13 @@ export class Backend implements PakScopeApi {
     return readNiagaraView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
   }
 
+  async landscapeInfo(req: AssetRequest): Promise<LandscapeView> {
+    const install = await this.install(req.installId);
+    const entry = this.installs.get(req.installId);
+    const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    return readLandscapeView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
+  }
+
   async levelInfo(req: AssetRequest): Promise<LevelView> {
     const install = await this.install(req.installId);
     const entry = this.installs.get(req.installId);
@@ -778,6 +787,9 @@ export class Backend implements PakScopeApi {
       const [png] = await spriteKind.convert!(sprite.source, sprite.exportIndex, 'png', sprite.opts);
       return this.saves.write(file, png!.data, req.conflict);
     }
+    // A .png or .glb of a landscape actor: its heightmap (or a layer) or its terrain.
+    const landscape = (req.format === 'png' || req.format === 'glb') && !assetKindOfFile(req.path) ? await this.findKindExport(req, install, 'landscape', 'first asset') : undefined;
+    if (landscape) return this.saves.write(file, await landscapeFile(landscape.packages, this.packages, req, landscape.mappings), req.conflict);
     if (req.format === 'glb') {
       const glb = await this.anims.isAnim(install, req) ? await this.anims.convert(install, req) : await this.meshes.convert(install, req);
       return this.saves.write(file, glb, req.conflict);

@@ -9,6 +9,7 @@ import type {
   AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
+import type { LandscapeView } from './landscape-api.js';
 import type { LocalizationView, RegistryFact, RegistryView } from './data-api.js';
 import type { ChangeListFile, ComparisonSummary, PackageComparison, TreeDiff } from './compare-api.js';
 import type { SearchEvent, SearchRequest, SearchStarted, SizeMapRequest, SizeMapView } from './search-api.js';
@@ -20,6 +21,7 @@ export type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck };
 export type { ExportProgress };
 export type * from './package-api.js';
 export type * from './asset-api.js';
+export type * from './landscape-api.js';
 export type * from './data-api.js';
 export type * from './compare-api.js';
 export type * from './search-api.js';
@@ -219,6 +221,8 @@ export interface PakScopeApi {
   levelInfo(req: AssetRequest): Promise<LevelView>;
   /** A Level Sequence's timing, bindings, tracks, sections and keys (the sequence view). */
   sequenceInfo(req: AssetRequest): Promise<SequenceView>;
+  /** A map's terrain: the landscape actor's sizes, components, heights and layers, previews of its heightmap and layers, and the terrain as the mesh view draws it (the landscape view). */
+  landscapeInfo(req: AssetRequest): Promise<LandscapeView>;
   /** What the level view draws in 3D: each distinct static mesh and the matrices placing it (binary), its package's tree path for meshGeometry. */
   levelScene(req: AssetRequest): Promise<LevelScene>;
   /** A MetaSound Source or Patch's frontend document: its graph's nodes, pins, literals and edges, inputs, interfaces (the MetaSound view). */
@@ -434,6 +438,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   materialInfo: ASSET,
   levelInfo: ASSET,
   sequenceInfo: ASSET,
+  landscapeInfo: ASSET,
   levelScene: ASSET,
   metaSoundInfo: ASSET,
   niagaraInfo: ASSET,
@@ -453,7 +458,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   cancelSearch: { searchId: 'string' },
   sizeMap: { installId: 'string', path: 'string', width: 'number?', height: 'number?', measure: ['enum?', 'size', 'stored'] },
   saveConversion: {
-    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2', 'mid'], mip: 'number?', slice: 'number?', lod: 'number?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
+    ...ASSET, format: ['enum', 'png', 'dds', 'hdr', 'wav', 'ogg', 'opus', 'binka', 'rada', 'wem', 'glb', 'ttf', 'otf', 'ttc', 'woff', 'woff2', 'mid'], mip: 'number?', slice: 'number?', lod: 'number?', layer: 'string?', destination: 'string', conflict: ['enum?', 'overwrite', 'fail'],
   },
 };
 

@@ -534,6 +534,8 @@ export interface SaveConversionRequest extends AssetRequest {
   slice?: number;
   /** glb: the level of detail to write (0 by default). */
   lod?: number;
+  /** A landscape's png: this weight layer's weights instead of the heightmap. */
+  layer?: string;
   /** The file to write: an absolute path, outside the install (Electron: the one picked in the save dialog). */
   destination: string;
   /** An existing file: replaced (the save dialog asked already), or refused (fail, the default). */

@@ -180,6 +180,7 @@ export class WebClient implements PakScopeBridge {
   niagaraInfo(req: ApiRequest<'niagaraInfo'>) { return this.call('niagaraInfo', req); }
   levelInfo(req: ApiRequest<'levelInfo'>) { return this.call('levelInfo', req); }
   sequenceInfo(req: ApiRequest<'sequenceInfo'>) { return this.call('sequenceInfo', req); }
+  landscapeInfo(req: ApiRequest<'landscapeInfo'>) { return this.call('landscapeInfo', req); }
   levelScene(req: ApiRequest<'levelScene'>) { return this.call('levelScene', req); }
   localization(req: ApiRequest<'localization'>) { return this.call('localization', req); }
   assetRegistry(req: ApiRequest<'assetRegistry'>) { return this.call('assetRegistry', req); }
