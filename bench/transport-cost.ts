@@ -8,7 +8,12 @@
  * - pool: the app's worker pool (createWorkerPool: task-batcher.ts over threads.ts) with the blank worker;
  * - plain: the same TaskBatcher over bare worker_threads Workers of this script's own, one message
  *   per task each way and no bookkeeping at all (no thread start or stop, no ref/unref, no error
- *   handling): the floor a channel of this kind can reach.
+ *   handling): the floor a channel of this kind can reach;
+ * - ring: no TaskBatcher and no message to the workers: each read written as [id, size] into a
+ *   shared request ring per thread, the thread woken with Atomics.notify only while it waits
+ *   (Atomics.waitAsync), its answers one message per batch of reads it found (a prototype of the
+ *   design bench/README.md discusses, with none of the app's error handling).
+ * `--order pool,ring,plain,...` says which run and in what order (default pool,ring,plain twice).
  * Not part of `npm run bench`: a diagnostic for bench/README.md's "Where the time of a read goes".
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -102,6 +107,49 @@ function plainPool(n: number): { runner: PlanRunner & { decode(): Promise<never[
   };
 }
 
+/**
+ * Reads through a shared request ring per thread (blank-worker.mjs): each read written there as
+ * [id, size], the thread woken with Atomics.notify only while it waits, its answers one message
+ * per batch of reads it found; reads go to the thread with the fewest open. No TaskBatcher.
+ */
+function ringPool(n: number): { runner: PlanRunner & { decode(): Promise<never[]> }; close(): Promise<void> } {
+  const SLOTS = 1024;
+  const rings = Array.from({ length: n }, () => {
+    const ring = new Int32Array(new SharedArrayBuffer(4 * (2 + 2 * SLOTS)));
+    const w = new Worker(BLANK, { env: { ...process.env, PAKSCOPE_BLANK_RING: '1' } });
+    w.postMessage(ring);
+    return { ring, w, open: 0 };
+  });
+  const pending = new Map<number, (out: Uint8Array) => void>();
+  let nextId = 0;
+  for (const r of rings) {
+    r.w.on('message', ({ ids, outs }: { ids: number[]; outs: Uint8Array[] }) => {
+      r.open -= ids.length;
+      ids.forEach((id, i) => { const done = pending.get(id)!; pending.delete(id); done(outs[i]!); });
+    });
+  }
+  return {
+    runner: {
+      readPlan: (plan: BlockPlan) => new Promise<Uint8Array>((resolve) => {
+        let r = rings[0]!;
+        for (const x of rings) if (x.open < r.open) r = x;
+        const id = nextId++;
+        pending.set(id, resolve);
+        r.open++;
+        const written = r.ring[0]!;
+        const at = 2 + 2 * (written % SLOTS);
+        r.ring[at] = id;
+        r.ring[at + 1] = plan.size;
+        Atomics.store(r.ring, 0, written + 1);
+        if (Atomics.load(r.ring, 1) === 1) Atomics.notify(r.ring, 0);
+      }),
+      writePacked: async () => [],
+      decode: async () => [],
+    },
+    close: async () => { await Promise.all(rings.map((x) => x.w.terminate())); },
+  };
+}
+
 const held = argv.includes('--install-open') ? await openInstall([manifest.root], { keys: KeyRing.fromArgs([manifest.aesKeyArg]) }) : undefined;
 void held;
 const utocs = manifest.containers.filter((c) => c.codec === codec && !c.encrypted).map((c) => c.utocPath);
@@ -151,7 +199,7 @@ async function measure(name: string, decoder: unknown, workers: string[]): Promi
   await Promise.all([...containers.values()].map((c) => c.close()));
 }
 
-const order = (opt('order') ?? 'pool,plain,pool,plain').split(',');
+const order = (opt('order') ?? 'pool,ring,plain,pool,ring,plain').split(',');
 for (const kind of order) {
   const before = new Set(threadCpu().keys());
   if (kind === 'pool') {
@@ -159,6 +207,11 @@ for (const kind of order) {
     await pool.warm();
     await measure('pool', pool, [...threadCpu().keys()].filter((t) => !before.has(t)));
     await pool.destroy();
+  } else if (kind === 'ring') {
+    const ring = ringPool(threads);
+    await new Promise((r) => setTimeout(r, 300));
+    await measure('ring', ring.runner, [...threadCpu().keys()].filter((t) => !before.has(t)));
+    await ring.close();
   } else {
     const plain = plainPool(threads);
     await new Promise((r) => setTimeout(r, 300));
