@@ -5,8 +5,11 @@
  * bias 100) and 30001-42001 (rate 1.5, bias 37) playing LS_Fixture (CUE4Parse's
  * FixtureEngineAssetTests.cs); clicking the second bar shows it; the subsequence link opens
  * LS_Fixture on its Sequence tab, whose MPC track's section keys FixtureScalar at frames 0, 12,
- * 24 (0.125, 0.75, -0.25); Save CSV downloads its 11 keys. Screenshots (1280x800) in
- * test-artifacts/e2e-sequence.png and e2e-sequence-fixture.png.
+ * 24 (0.125, 0.75, -0.25); Save CSV downloads its 11 keys. Then Snake Pass's UE4.14
+ * MP00_GateTutorial from the loose cooked packages (its property dump read by hand): seconds at
+ * 30 fps over frames 0 to 200, the possessable Gate_Tutorial_Cam (a CameraActor bound to
+ * MP00_TRIG's actor), a camera cut to it and the event GateTut_End at frame 199. Screenshots
+ * (1280x800) in test-artifacts/e2e-sequence.png, e2e-sequence-fixture.png and e2e-sequence-ue414.png.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -68,6 +71,42 @@ describe.skipIf(skipBrowser)('Level Sequences in Chromium (browser host)', () =>
     // The collection link opens MPC_Fixture.
     await page.getByTestId('sequence-mpc-link').click();
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Materials/MPC_Fixture');
+    expect(web.problems).toEqual([]);
+  });
+});
+
+describe.skipIf(skipBrowser)('a UE4.14 Level Sequence in Chromium (browser host)', () => {
+  const web = useWebSession(corpus('cooked'));
+
+  it('shows MP00_GateTutorial\'s binding, camera cut and event key, in seconds at 30 fps', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    const row = page.getByTestId('tree').locator('.row[data-path="uapi414_MP00_GateTutorial.uasset"]');
+    await row.waitFor();
+    await row.click();
+    await page.keyboard.press('Enter');
+    await poll(() => page.getByTestId('package-tab-view-sequence').getAttribute('aria-selected')).toBe('true');
+    await poll(() => page.getByTestId('sequence-name').textContent()).toBe('MP00_GateTutorial');
+    const facts = (await page.getByTestId('sequence-facts').textContent()) ?? '';
+    expect(facts).toContain('Tick resolution seconds (UE4.19 and earlier)');
+    expect(facts).toContain('Display rate 30 fps');
+    expect(await page.getByTestId('sequence-playback').textContent()).toContain('frame 0 · 0 s → frame 200 · 6.667 s');
+    const binding = page.getByTestId('sequence-binding');
+    expect(await binding.count()).toBe(1);
+    const text = (await binding.textContent())?.replace(/\s+/g, ' ') ?? '';
+    expect(text).toContain('Gate_Tutorial_Cam');
+    expect(text).toContain('possessable · CameraActor');
+    expect(text).toContain('bound to MP00_TRIG Gate_Tutorial_Cam');
+    expect(await page.getByTestId('sequence-track').locator('.label .name').allTextContents()).toEqual(['Camera Cut', 'Event']);
+    const bars = page.getByTestId('sequence-section');
+    expect((await bars.allTextContents()).map((t) => t.trim())).toEqual(['Gate_Tutorial_Cam', 'Event']);
+    await bars.nth(1).click();
+    await poll(() => page.getByTestId('sequence-section-name').textContent()).toBe('MovieSceneEventSection_0');
+    const channel = page.getByTestId('sequence-channel');
+    expect((await channel.locator('td').allTextContents()).slice(0, 2)).toEqual(['Events', 'name']);
+    expect(await channel.locator('.kv').allTextContents()).toEqual(['199 = GateTut_End']);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-sequence-ue414.png') });
     expect(web.problems).toEqual([]);
   });
 });

@@ -91,3 +91,8 @@ export function sectionLabel(sec: SequenceSection): string {
 
 /** Rows a track's bars stack on (its highest RowIndex + 1, at most 8 drawn apart). */
 export const laneRows = (t: SequenceTrack): number => Math.min(8, Math.max(1, ...t.sections.map((x) => x.row + 1)));
+
+/** "/Game/Maps/M.M:PersistentLevel.Cam" -> "M" (the package, which is what a link opens). */
+export const packageLabel = (path: string): string => path.slice(path.lastIndexOf('/') + 1).split(/[.:]/)[0] ?? path;
+/** "/Game/Maps/M.M:PersistentLevel.Cam" -> "Cam". */
+export const objectLabel = (path: string): string => path.slice(Math.max(path.lastIndexOf('.'), path.lastIndexOf(':')) + 1);
