@@ -27,6 +27,13 @@ import { InstallPackages } from '../../../src/core/package/open-package.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import { corpus, loadCorpus } from '../../support/corpus.js';
 import { accessorValues, parseGlb, validateGlb } from '../../support/gltf-validator.js';
+import { Box3, InterpolateDiscrete, type Object3D } from 'three';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+
+/** The .glb as three.js's GLTFLoader reads it (an importer other than our writer's own parser). */
+const loadWithThree = (glb: Uint8Array): Promise<GLTF> => new Promise((resolve, reject) => {
+  new GLTFLoader().parse(glb.slice().buffer, '', resolve, reject);
+});
 
 const VARIANTS = {
   Tagged: { path: 'cue58/IoStore/Tagged/Uncompressed', mappings: false },
@@ -149,6 +156,13 @@ for (const [variant, v] of Object.entries(VARIANTS)) {
       const boxPos = gltf.json.accessors[gltf.json.meshes[box.mesh].primitives[0].attributes.POSITION];
       close(boxPos.max, [0.2, 0.1, 0.15]); // half of 40, 20 (Z), 30 (Y) cm
       close(boxPos.min, [-0.2, -0.1, -0.15]);
+      // three.js places the box where the engine does: its world box (1, 2, 3) cm +- the rotated extents.
+      const three = await loadWithThree(glb);
+      three.scene.updateMatrixWorld(true);
+      const boxMesh = three.scene.getObjectByName('Root_box_0') as Object3D;
+      const center = new Box3().setFromObject(boxMesh).getCenter(boxMesh.position.clone());
+      close([center.x, center.y, center.z], [0.01, 0.03, 0.02], 3);
+      expect(three.scene.getObjectByName('Joint_1')!.parent!.name).toBe('Root');
       const sphere = gltf.json.nodes[node('Joint_1_sphere_0')];
       close(sphere.translation, [-0.04, 0.06, 0.05]);
       const spherePos = gltf.json.accessors[gltf.json.meshes[sphere.mesh].primitives[0].attributes.POSITION];
@@ -291,5 +305,10 @@ describe('geometry asset readers on bad input', () => {
     expect(sampler.interpolation).toBe('STEP');
     expect(accessorValues(gltf, sampler.input)).toEqual([0, 0.5]);
     expect(accessorValues(gltf, sampler.output)).toEqual([0, 0, 0, 1, 1, 1]);
+    // three.js (as Blender's importer) reads it as a discrete scale track per frame node.
+    const three = await loadWithThree(glb);
+    const tracks = three.animations[0]!.tracks;
+    expect(tracks.map((t) => t.name).sort()).toEqual(['Track_frame0.scale', 'Track_frame1.scale']);
+    expect(tracks.every((t) => t.getInterpolation() === InterpolateDiscrete)).toBe(true);
   });
 });
