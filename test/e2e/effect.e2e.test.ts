@@ -3,6 +3,7 @@
  * - MS_Source opens on its MetaSound tab: the output format Mono (CUE4Parse's fixture test), its
  *   three interfaces, the OnPlay input's default false, and the graph: three node boxes (the
  *   Input.Trigger node left of the two Output nodes), each with an input pin and an output pin.
+ * - MS_Patch's graph has no nodes, which the tab says.
  * - NS_Fixture opens on its Niagara tab: User.FixtureScale 3.25 and the texture data interface
  *   whose Texture is T_BC3 (the fixture test's values), no emitters; the T_BC3 link opens that
  *   texture on its Texture tab.
@@ -47,6 +48,11 @@ describe.skipIf(skipBrowser)('MetaSound and Niagara views in Chromium (browser h
     expect(inputX).toBeLessThan(await x('UE.Source.OneShot.OnFinished'));
     expect(inputX).toBeLessThan(await x('UE.OutputFormat.Mono.Audio:0'));
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-metasound.png') });
+
+    // MS_Patch's one page has no nodes: said so, and no format (a patch has none).
+    await openPackageFromTree(page, 'MS_Patch', `${EFFECTS}/MS_Patch.uasset`);
+    await poll(() => page.getByTestId('metasound-empty').count()).toBe(1);
+    expect([await page.getByTestId('metasound-format').count(), await page.getByTestId('metasound-counts').textContent()]).toEqual([0, '0 nodes, 0 edges']);
 
     await openPackageFromTree(page, 'NS_Fixture', `${EFFECTS}/NS_Fixture.uasset`);
     await poll(() => page.getByTestId('package-tab-view-niagara').getAttribute('aria-selected')).toBe('true');
