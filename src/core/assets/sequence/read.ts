@@ -321,8 +321,8 @@ function frameNumberOf(v: PropertyValue | undefined): number | undefined {
 
 /**
  * The level objects each binding GUID is bound to: UE4's ObjectReferences (a native map of
- * GUID -> {ObjectId, ObjectPath}) and UE4.17+'s BindingReferences (References: GUID -> an array of
- * {ExternalObjectPath, ObjectPath}).
+ * GUID -> {ObjectId, ObjectPath}) and UE4.17+'s BindingReferences (BindingIdToReferences: GUID ->
+ * References, an array of {ExternalObjectPath, ObjectPath}).
  */
 function boundObjects(sv: Values): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -336,7 +336,8 @@ function boundObjects(sv: Values): Map<string, string[]> {
     const f = fields(pair);
     add(f?.['key'], str(fields(f?.['value'])?.['ObjectPath']));
   }
-  const refs = fields(sv['BindingReferences'])?.['References'];
+  const br = fields(sv['BindingReferences']);
+  const refs = br?.['BindingIdToReferences'] ?? br?.['References'];
   for (const pair of Array.isArray(refs) ? (refs as PropertyValue[]) : []) {
     const f = fields(pair);
     const arr = fields(f?.['value'])?.['References'];
