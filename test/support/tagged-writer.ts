@@ -6,6 +6,7 @@
  * the writer's name table (`names`, which a package writer may share), which the reader's context
  * is then given. Object references are FPackageIndex numbers the caller has resolved.
  */
+import { ByteWriter } from '../fixtures/byte-writer.js';
 
 /** A value without its tag: a property's, an array element's, a map key's or value's. */
 export type TaggedValue =
@@ -21,7 +22,7 @@ export type TaggedValue =
 export type TaggedProps = [string, TaggedValue][];
 
 export class TaggedWriter {
-  private readonly bytes: number[] = [];
+  private readonly w = new ByteWriter();
 
   constructor(readonly names: string[] = []) {}
 
@@ -31,18 +32,12 @@ export class TaggedWriter {
     return i;
   }
 
-  get length(): number { return this.bytes.length; }
-  u8(v: number): void { this.bytes.push(v & 0xff); }
-  u32(v: number): void { for (let k = 0; k < 4; k++) this.bytes.push((v >>> (8 * k)) & 0xff); }
-  f32(v: number): void { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, v, true); this.bytes.push(...b); }
+  get length(): number { return this.w.length; }
+  u8(v: number): void { this.w.u8(v & 0xff); }
+  u32(v: number): void { this.w.u32(v); }
+  f32(v: number): void { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, v, true); this.w.bytes(b); }
   fname(name: string): void { this.u32(this.nameIndex(name)); this.u32(0); }
-  /** FString: ASCII, length with the NUL (0 for the empty string). */
-  fstring(s: string): void {
-    if (s === '') { this.u32(0); return; }
-    this.u32(s.length + 1);
-    for (let i = 0; i < s.length; i++) this.u8(s.charCodeAt(i));
-    this.u8(0);
-  }
+  fstring(s: string): void { this.w.fstring(s); }
   /** FGuid: four u32, A to D, from "AAAAAAAA-BBBB-BBBB-CCCC-CCCCDDDDDDDD" (braces and dashes optional). */
   guid(text: string): void {
     const hex = text.replace(/[{}-]/g, '');
@@ -61,14 +56,14 @@ export class TaggedWriter {
     this.fname(v.type);
     const body = new TaggedWriter(this.names);
     body.value(v);
-    this.u32(v.type === 'BoolProperty' ? 0 : body.bytes.length);
+    this.u32(v.type === 'BoolProperty' ? 0 : body.length);
     this.u32(0); // array index
     if (v.type === 'StructProperty') { this.fname(v.struct); for (let k = 0; k < 16; k++) this.u8(0); }
     if (v.type === 'BoolProperty') this.u8(v.value ? 1 : 0);
     if (v.type === 'ArrayProperty') this.fname(v.inner);
     if (v.type === 'MapProperty') { this.fname(v.key); this.fname(v.valueType); }
     this.u8(0); // HasPropertyGuid
-    this.bytes.push(...body.bytes);
+    this.w.bytes(body.w.finish());
   }
 
   /** The value's bytes (an array's and map's elements have no tags of their own). */
@@ -79,7 +74,7 @@ export class TaggedWriter {
       case 'NameProperty': this.fname(v.value); break;
       case 'StrProperty': this.fstring(v.value); break;
       case 'BoolProperty': break;
-      case 'StructProperty': if ('guid' in v) this.guid(v.guid); else { this.bytes.push(...(v.before ?? [])); this.props(v.value); } break;
+      case 'StructProperty': if ('guid' in v) this.guid(v.guid); else { this.w.bytes(Uint8Array.from(v.before ?? [])); this.props(v.value); } break;
       case 'ArrayProperty': {
         this.u32(v.value.length);
         if (v.inner !== 'StructProperty') { for (const e of v.value) this.value(e); break; }
@@ -88,12 +83,12 @@ export class TaggedWriter {
         for (const e of v.value) elements.value(e);
         this.fname('Element');
         this.fname('StructProperty');
-        this.u32(elements.bytes.length);
+        this.u32(elements.length);
         this.u32(0);
         this.fname(v.struct ?? 'None');
         for (let k = 0; k < 16; k++) this.u8(0);
         this.u8(0);
-        this.bytes.push(...elements.bytes);
+        this.w.bytes(elements.w.finish());
         break;
       }
       case 'MapProperty':
@@ -106,6 +101,6 @@ export class TaggedWriter {
 
   /** The bytes written, with `before` in front (an object's own native data) and `after` behind. */
   finish(before: number[] = [], after: number[] = []): Uint8Array {
-    return Uint8Array.from([...before, ...this.bytes, ...after]);
+    return Uint8Array.from([...before, ...this.w.finish(), ...after]);
   }
 }
