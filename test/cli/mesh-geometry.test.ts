@@ -54,4 +54,12 @@ describe('pakscope mesh on geometry caches and physics assets', () => {
       expect(errors).toEqual([]);
     }
   });
+
+  it('unversioned without the usmap: exit 2, naming the file, the export and the mappings it needs', async () => {
+    for (const [pkg, cls] of [['/Game/Fixtures/Geometry/GeoCache_Fixture', 'GeometryCache'], ['/Game/Fixtures/Geometry/GC_Fixture', 'GeometryCollection'], ['/Game/Fixtures/Physics/PHYS_Fixture', 'PhysicsAsset']]) {
+      const r = await pakscope(['mesh', UNVERSIONED, pkg!]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`${pkg!.split('/').pop()}\\.uasset: ${cls} .* at byte \\d+: unversioned properties: .*\\(\\.usmap\\)`));
+    }
+  });
 });
