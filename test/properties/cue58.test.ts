@@ -209,7 +209,7 @@ describe('cue58 IoStore/Tagged: every package', () => {
       // PoseDataContainer, PCGAttributePropertyInputSelector) are read as tagged.
       raw: [
         'StructProperty<MovieSceneEvaluationFieldEntityTree>',
-        'StructProperty<MovieSceneSequenceInstanceDataPtr>', 'StructProperty<MovieSceneSubSequenceTree>',
+        'StructProperty<MovieSceneSubSequenceTree>',
         'StructProperty<RigVMPropertyBag>',
       ],
     });

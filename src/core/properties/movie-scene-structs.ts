@@ -1,6 +1,7 @@
 /**
  * Sequencer structs the engine serializes with their own code (FMovieSceneFloatChannel::
- * Serialize and its double twin, FMovieSceneTimeWarpVariant, FNameCurveKey): without them a
+ * Serialize and its double twin, FMovieSceneTimeWarpVariant, FMovieSceneSequenceInstanceDataPtr,
+ * FNameCurveKey): without them a
  * Level Sequence's keys are hex in tagged packages and stop an unversioned stream.
  *
  * A float/double channel since FSequencerObjectVersion::SerializeFloatChannelCompletely (or
@@ -109,6 +110,11 @@ export const MOVIE_SCENE_STRUCTS: readonly [string, NativeReader][] = [
   ['MovieSceneFloatChannel', channel(4)],
   ['MovieSceneDoubleChannel', channel(8)],
   ['MovieSceneTimeWarpVariant', timeWarpVariant],
+  // A sub-sequence's instance data: the struct's path (empty for none), then that struct.
+  ['MovieSceneSequenceInstanceDataPtr', (pr, r): PropertyValue => {
+    const TypeName = r.fstring();
+    return TypeName ? { TypeName, Data: pr.struct(r, TypeName.slice(TypeName.lastIndexOf('.') + 1)) } : { TypeName };
+  }],
   // UE4 event sections' keys (FNameCurve): the time in seconds and the event's name.
   ['NameCurveKey', (pr, r) => ({ Time: float32Value(r.f32()), Value: pr.name(r) })],
 ];
