@@ -453,8 +453,8 @@ export class Backend implements PakScopeApi {
 
   async startExport(req: ExportRequest): Promise<ExportStarted> {
     const { entry, install } = await this.opened(req.installId);
-    // JSON exports read unversioned properties with the install's mappings, as the Properties tab does.
-    const mappings = req.format === 'json' ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
+    // JSON and converted exports read unversioned packages with the install's mappings, as the Properties and asset tabs do.
+    const mappings = req.format !== 'raw' ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;
     return this.exports.start(install, installName(entry.root), req, mappings);
   }
 

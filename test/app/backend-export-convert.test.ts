@@ -69,3 +69,26 @@ describe("the app's export, format 'convert'", () => {
     expect(json.parameters.find((p) => p.name === 'AlternateColor')!.value).toEqual({ r: 0.9, g: 0.15, b: 0.05, a: 1 });
   });
 });
+
+describe("the app's export, format 'convert', of an unversioned install", () => {
+  let backend: Backend;
+  let summary: InstallSummary;
+  beforeAll(async () => {
+    backend = new Backend({ configDir: await makeTempDir(), dialogs: { pickFolder: async () => null, pickFile: async () => null }, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' }, anyPath: true });
+    summary = await backend.openInstall({ path: corpus('cue58/IoStore/Unversioned/Zlib') });
+    await backend.setMappings({ installId: summary.id, path: corpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), confirmed: true });
+  });
+  afterAll(() => backend.close());
+
+  // The export used the install's mappings only for JSON: every unversioned material, table, level... failed "mappings needed".
+  it('reads the packages with the mappings the install has: MI_Fixture as .json with its parameters', async () => {
+    const out = join(await makeTempDir(), 'out');
+    const MATERIALS = 'CUE4ParseFixtures/Content/Fixtures/Materials';
+    const { result } = await runExport(backend, { installId: summary.id, paths: [`${MATERIALS}/MI_Fixture.uasset`], destination: out, format: 'convert', output: 'folder', conflict: 'skip' });
+    expect(result.failed).toEqual([]);
+    const json = JSON.parse(await readFile(join(out, MATERIALS, 'MI_Fixture.json'), 'utf8')) as { chain: { name: string }[]; parameters: { name: string; value: unknown }[] };
+    expect(json.chain.map((l) => l.name)).toEqual(['MI_Fixture', 'M_Fixture']);
+    // CUE4Parse's FixtureRenderableAssetTests.cs
+    expect(json.parameters.find((p) => p.name === 'FixtureRoughness')!.value).toBe(0.8125);
+  });
+});
