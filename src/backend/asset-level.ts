@@ -9,8 +9,9 @@ import type { LevelAsset } from '../core/assets/level/types.js';
 import { treePathsOf } from '../core/package/object-path.js';
 import type { InstallPackages } from '../core/package/open-package.js';
 import type { Usmap } from '../core/usmap/types.js';
-import type { AssetRequest, LevelScene, LevelView } from '../shared/asset-api.js';
-import { levelScene } from './level-scene.js';
+import type { AssetRequest, LevelScene, LevelSceneRequest, LevelView } from '../shared/asset-api.js';
+import type { Placement } from '../core/assets/level/types.js';
+import { levelScene, type ScenePart } from './level-scene.js';
 import { packageAssets } from './assets.js';
 import type { PackageService } from './packages.js';
 import { RequestError } from './request-error.js';
@@ -70,8 +71,30 @@ export class LevelService {
     return view;
   }
 
-  async scene(packages: InstallPackages, service: PackageService, req: AssetRequest, mappings: Usmap | undefined): Promise<LevelScene> {
+  /** The map's scene; with `sublevels`, its streaming sublevels (at their transforms) and cells too, one level deep. */
+  async scene(packages: InstallPackages, service: PackageService, req: LevelSceneRequest, mappings: Usmap | undefined): Promise<LevelScene> {
     const v = await this.view(packages, service, req, mappings);
-    return levelScene(v.level, v.links, v.path, v.exportIndex);
+    const parts: ScenePart[] = [{ level: v.level, links: v.links }];
+    const notes: string[] = [];
+    if (req.sublevels) {
+      const wanted = new Map<string, Placement | undefined>();
+      for (const s of v.level.streamingLevels) {
+        const tree = s.package ? v.links[s.package] : undefined;
+        if (tree !== undefined && tree !== v.path && !wanted.has(tree)) wanted.set(tree, s.transform);
+      }
+      for (const c of v.level.cells) {
+        const tree = c.package ? v.links[c.package] : undefined;
+        if (tree !== undefined && tree !== v.path && !wanted.has(tree)) wanted.set(tree, undefined);
+      }
+      for (const [tree, transform] of wanted) {
+        try {
+          const sub = await readLevelView(packages, service, { installId: req.installId, path: tree, ...(req.engine ? { engine: req.engine } : {}) }, mappings);
+          parts.push({ level: sub.level, links: sub.links, sublevel: tree, ...(transform ? { transform } : {}) });
+        } catch (e) {
+          notes.push(`${tree}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    }
+    return { ...levelScene(parts, v.path, v.exportIndex), notes };
   }
 }

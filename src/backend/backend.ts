@@ -18,7 +18,7 @@ import type {
   InstallSummary, KeyStatus, PakScopeApi, TreeEntry,
 } from '../shared/api.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelSceneRequest, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav,
   TexturePixels, TexturePixelsRequest, TextureView, ThumbnailRequest,
 } from '../shared/asset-api.js';
 import { FONT_CONVERSION_FORMATS, SOUND_CONVERSION_FORMATS } from '../shared/asset-api.js';
@@ -747,7 +747,7 @@ export class Backend implements PakScopeApi {
     return readSequenceView(this.packages.packagesOf(req.installId, install), this.packages, req, mappings);
   }
 
-  async levelScene(req: AssetRequest): Promise<LevelScene> {
+  async levelScene(req: LevelSceneRequest): Promise<LevelScene> {
     const install = await this.install(req.installId);
     const entry = this.installs.get(req.installId);
     const mappings = entry ? (await this.mappings.forInstall(entry.root))?.usmap : undefined;

@@ -2,9 +2,10 @@
  * A level (the core's model, engine axes) as the level view's 3D scene takes it: each distinct
  * static mesh and the matrices that place it, in the mesh view's axes (cm, Y up, right-handed),
  * so the page only uploads them into an instanced mesh per mesh. An instanced component's
- * instance is placed as the level .glb places it: the instance's transform under the component's.
+ * instance is placed as the level .glb places it: the instance's transform under the component's;
+ * a sublevel's placements under its LevelTransform.
  */
-import { composeMat4, toGltfAxes, toGltfPosition, toGltfQuat, type Mat4 } from '../core/assets/mesh/gltf/axes.js';
+import { composeMat4, multiplyMat4, toGltfAxes, toGltfPosition, toGltfQuat, type Mat4 } from '../core/assets/mesh/gltf/axes.js';
 import type { LevelAsset, LevelComponent, Placement } from '../core/assets/level/types.js';
 import type { LevelScene, LevelSceneComponent, LevelSceneMesh } from '../shared/asset-api.js';
 
@@ -22,23 +23,41 @@ function multiplyInto(out: Float32Array, at: number, a: Mat4, b: Mat4): void {
   }
 }
 
-/** `level`'s static meshes and their placements; `links` (object path -> tree path) says which meshes the install holds. */
-export function levelScene(level: LevelAsset, links: Readonly<Record<string, string>>, path: string, exportIndex: number): LevelScene {
+/** A level drawn in the scene: the map itself, or a sublevel or World Partition cell at its transform. */
+export interface ScenePart {
+  level: LevelAsset;
+  /** Object path -> tree path of the packages the install holds (LevelView.links). */
+  links: Readonly<Record<string, string>>;
+  /** Where a sublevel is placed (LevelTransform); absent for the map itself and cells. */
+  transform?: Placement;
+  /** Tree path of a sublevel's or cell's package. */
+  sublevel?: string;
+}
+
+/**
+ * The static meshes of `parts` (the map first, then the sublevels drawn with it) and their
+ * placements, a mesh several levels place sharing one entry.
+ */
+export function levelScene(parts: readonly ScenePart[], path: string, exportIndex: number): LevelScene {
   const components: LevelSceneComponent[] = [];
   // First the components placing each mesh (in the level's order) and their counts, then the matrices written in place.
-  const byMesh = new Map<string, { owners: number[]; count: number }>();
-  const placed: LevelComponent[] = [];
-  for (const actor of level.actors) {
-    for (const c of actor.components) {
-      if (!c.staticMesh) continue;
-      const owner = components.push({ path: c.path, actor: actor.path, actorClass: actor.class }) - 1;
-      placed.push(c);
-      let entry = byMesh.get(c.staticMesh);
-      if (!entry) byMesh.set(c.staticMesh, (entry = { owners: [], count: 0 }));
-      entry.owners.push(owner);
-      entry.count += c.instances ? c.instances.transforms.length : 1;
+  const byMesh = new Map<string, { owners: number[]; count: number; treePath: string | null }>();
+  const placed: { comp: LevelComponent; part: number }[] = [];
+  const partMatrices = parts.map((p) => (p.transform ? placementMatrix(p.transform) : null));
+  parts.forEach((part, partIndex) => {
+    for (const actor of part.level.actors) {
+      for (const c of actor.components) {
+        if (!c.staticMesh) continue;
+        const owner = components.push({ path: c.path, actor: actor.path, actorClass: actor.class, ...(part.sublevel ? { sublevel: part.sublevel } : {}) }) - 1;
+        placed.push({ comp: c, part: partIndex });
+        let entry = byMesh.get(c.staticMesh);
+        if (!entry) byMesh.set(c.staticMesh, (entry = { owners: [], count: 0, treePath: null }));
+        entry.treePath ??= part.links[c.staticMesh] ?? null;
+        entry.owners.push(owner);
+        entry.count += c.instances ? c.instances.transforms.length : 1;
+      }
     }
-  }
+  });
   const placements = [...byMesh.values()].reduce((n, e) => n + e.count, 0);
   const matrices = new Float32Array(placements * 16);
   const owners = new Uint32Array(placements);
@@ -47,10 +66,11 @@ export function levelScene(level: LevelAsset, links: Readonly<Record<string, str
   const local: Mat4 = new Float64Array(16);
   let at = 0;
   for (const [mesh, e] of byMesh) {
-    meshes.push({ mesh, treePath: links[mesh] ?? null, first: at, count: e.count });
+    meshes.push({ mesh, treePath: e.treePath, first: at, count: e.count });
     for (const owner of e.owners) {
-      const c = placed[owner]!;
-      const world = placementMatrix(c.world);
+      const { comp: c, part } = placed[owner]!;
+      const inLevel = placementMatrix(c.world);
+      const world = partMatrices[part] ? multiplyMat4(partMatrices[part], inLevel) : inLevel;
       for (const t of c.instances ? c.instances.transforms : [null]) {
         multiplyInto(matrices, at * 16, world, t ? placementMatrix(t, local) : identity);
         owners[at++] = owner;
@@ -67,6 +87,7 @@ export function levelScene(level: LevelAsset, links: Readonly<Record<string, str
   }
   return {
     path, exportIndex, components, meshes, placements,
+    sublevels: parts.flatMap((p) => (p.sublevel ? [p.sublevel] : [])), notes: [],
     matrices: bytesOf(matrices), owners: bytesOf(owners),
     bounds: placements > 0 ? { min, max } : { min: [0, 0, 0], max: [0, 0, 0] },
   };

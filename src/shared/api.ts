@@ -6,7 +6,7 @@
 import type { ArchiveKind, ArchiveStatus, FileStorage, HashCheck } from '../core/archive.js';
 import type { ExportProgress } from '../core/export/types.js';
 import type {
-  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
+  AnimView, AssetRequest, AssetTable, AssetTableRequest, AssetText, AssetThumbnail, ConversionFormat, LevelScene, LevelSceneRequest, LevelView, SequenceView, MaterialView, MetaSoundView, NiagaraView, MeshGeometry, MeshGeometryRequest, MeshView, SaveConversionRequest, SavedConversion, FontView, MidiView, SpriteView, SoundBankView, SoundCueView, SoundView, SoundWav, TexturePixels, TexturePixelsRequest, TextureView,
   ThumbnailRequest,
 } from './asset-api.js';
 import type { LandscapeView } from './landscape-api.js';
@@ -224,7 +224,7 @@ export interface PakScopeApi {
   /** A map's terrain: the landscape actor's sizes, components, heights and layers, previews of its heightmap and layers, and the terrain as the mesh view draws it (the landscape view). */
   landscapeInfo(req: AssetRequest): Promise<LandscapeView>;
   /** What the level view draws in 3D: each distinct static mesh and the matrices placing it (binary), its package's tree path for meshGeometry. */
-  levelScene(req: AssetRequest): Promise<LevelScene>;
+  levelScene(req: LevelSceneRequest): Promise<LevelScene>;
   /** A MetaSound Source or Patch's frontend document: its graph's nodes, pins, literals and edges, inputs, interfaces (the MetaSound view). */
   metaSoundInfo(req: AssetRequest): Promise<MetaSoundView>;
   /** A Niagara System's user parameters, emitters and renderers, with the assets they reference (the Niagara view). */
@@ -439,7 +439,7 @@ const SHAPES: Record<ApiMethod, Shape | null> = {
   levelInfo: ASSET,
   sequenceInfo: ASSET,
   landscapeInfo: ASSET,
-  levelScene: ASSET,
+  levelScene: { ...ASSET, sublevels: 'boolean?' },
   metaSoundInfo: ASSET,
   niagaraInfo: ASSET,
   texturePixels: { ...ASSET, mip: 'number?', slice: 'number?', pixels: ['enum?', 'rgba8', 'float32'], offset: 'number?', length: 'number?' },

@@ -161,6 +161,15 @@ export interface LevelScene {
   owners: Uint8Array;
   /** Min and max of the placements' locations, view axes (cm); zeros when the level places nothing. */
   bounds: { min: [number, number, number]; max: [number, number, number] };
+  /** Tree paths of the sublevels and World Partition cells drawn with the map (LevelSceneRequest.sublevels). */
+  sublevels: string[];
+  /** Sublevels and cells the install holds that did not read, and why. */
+  notes: string[];
+}
+
+export interface LevelSceneRequest extends AssetRequest {
+  /** Also the streaming sublevels (at their LevelTransform) and World Partition cells the install holds, one level deep. */
+  sublevels?: boolean;
 }
 
 export interface LevelSceneComponent {
@@ -168,6 +177,8 @@ export interface LevelSceneComponent {
   path: string;
   actor: string;
   actorClass: string;
+  /** Tree path of the sublevel or cell package it is in; absent in the map itself. */
+  sublevel?: string;
 }
 
 export interface LevelSceneMesh {

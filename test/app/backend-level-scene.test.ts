@@ -89,11 +89,35 @@ describe('levelScene', () => {
     expect([...uints(back.owners)]).toEqual([...uints(s.owners)]);
   });
 
+  it('draws Streaming\'s sublevel with it when asked: StreamedMesh under the LevelTransform (1000, 2000, 3000), yaw 45, scale 2', async () => {
+    const s = await backend.levelScene({ installId, path: `${MAPS}/Streaming.umap`, sublevels: true });
+    expect([s.sublevels, s.notes, s.placements]).toEqual([[`${MAPS}/Streaming_Sublevel.umap`], [], 1]);
+    expect(s.components[0]).toMatchObject({ sublevel: `${MAPS}/Streaming_Sublevel.umap`, actorClass: 'StaticMeshActor' });
+    // The engine's matrices, row-vector: the mesh's placement times the level's.
+    const mesh = engineMatrix([125, -250, 375], [5, 15, 25], [1.25, 0.75, 1.5]);
+    const lvl = engineMatrix([1000, 2000, 3000], [0, 45, 0], [2, 2, 2]);
+    // Both in view axes and column-major: the product is lvl x mesh.
+    const expected = Array.from({ length: 16 }, (_, i) => {
+      const c = Math.floor(i / 4), r = i % 4;
+      return [0, 1, 2, 3].reduce((sum, k) => sum + lvl[k * 4 + r]! * mesh[c * 4 + k]!, 0);
+    });
+    matrix(s, 0).forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 2));
+  });
+
+  it('draws WorldPartition\'s cell with it: SM_Fixture placed in the generated package (WorldPartitionRuntimeCellLoadsPartitionedActor)', async () => {
+    expect((await backend.levelScene({ installId, path: `${MAPS}/WorldPartition.umap` })).placements).toBe(0);
+    const s = await backend.levelScene({ installId, path: `${MAPS}/WorldPartition.umap`, sublevels: true });
+    expect(s.sublevels).toEqual([expect.stringMatching(new RegExp(`^${MAPS}/WorldPartition/_Generated_/[0-9A-Z]+\\.umap$`))]);
+    expect(s.meshes.map((m) => [m.mesh, m.count])).toEqual([[SM, 1]]);
+    expect(s.components[0]!.actorClass).toBe('StaticMeshActor');
+  });
+
   it('has nothing to draw in a level without meshes, and refuses a request of the wrong shape', async () => {
     const s = await backend.levelScene({ installId, path: `${MAPS}/Streaming.umap` });
     expect([s.meshes, s.placements, s.bounds]).toEqual([[], 0, { min: [0, 0, 0], max: [0, 0, 0] }]);
     await expect(backend.levelScene({ installId, path: 'CUE4ParseFixtures/Content/Fixtures/Textures/T_BC3.uasset' })).rejects.toThrow(/no export of this package is a World/);
     expect(() => validateRequest('levelScene', { installId, path: 3 })).toThrow(ApiValidationError);
+    expect(() => validateRequest('levelScene', { installId, path: 'x', sublevels: 1 })).toThrow(ApiValidationError);
   });
 });
 

@@ -8,9 +8,10 @@
  * The 3D view (WebGL through SwiftShader): Instancing's SM_Fixture drawn at its 21 placements
  * (one mesh loaded), the foliage actor's 5 hidden and shown again by its class's toggle, a click
  * on a drawn placement selecting its actor and marking its component, and the actor selected in
- * the list tinted in 3D.
+ * the list tinted in 3D; Streaming's sublevel drawn with it (StreamedMesh under its LevelTransform)
+ * and picked by a click.
  * Screenshots (1280x800) in test-artifacts/e2e-level.png, e2e-level-mesh.png, e2e-level-streaming.png,
- * e2e-level-3d.png, e2e-level-3d-picked.png.
+ * e2e-level-3d.png, e2e-level-3d-picked.png, e2e-level-3d-sublevel.png.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -150,6 +151,21 @@ describe.skipIf(skipBrowser)('levels in Chromium (browser host)', () => {
     expect(await child.getByTestId('level-relative').textContent()).toBe('(11, 22, 33) rot (10, 20, 30) × (0.5, 1.5, 2.5)');
     expect(await page.getByTestId('level-streaming').textContent()).toContain('(1000, 2000, 3000) rot (0, 45, 0) × (2, 2, 2)');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-level-streaming.png') });
+
+    // In 3D the map itself places no static mesh; with its sublevel drawn, StreamedMesh is there, and a click names it.
+    await poll(() => page.getByTestId('level-3d-status').textContent()).toContain('The level places no static meshes.');
+    await page.getByTestId('level-3d-kinds').locator('summary').click();
+    await page.getByTestId('level-3d-sublevels').check();
+    const canvas = page.getByTestId('level-3d-canvas');
+    await poll(() => canvas.getAttribute('data-drawn')).toBe('1');
+    expect((await page.getByTestId('level-3d-status').textContent())!.replace(/\s+/g, ' ')).toContain('1 of 1 meshes loaded · 1 of 1 placements drawn · 1 sublevel with it');
+    await page.getByTestId('level-3d-kinds').locator('summary').click();
+    await poll(async () => (await canvasPixels(page, 'level-3d-canvas')).drawn).toBeGreaterThan(2000);
+    const { hit } = await stagePixels(page);
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.click(box.x + hit!.x, box.y + hit!.y);
+    await poll(async () => (await page.getByTestId('level-3d-picked-sublevel').textContent())?.replace(/\s+/g, ' ').trim()).toBe('· picked StreamedMesh in Streaming_Sublevel');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-level-3d-sublevel.png') });
     await page.getByTestId('level-streaming-link').click();
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Maps/Streaming_Sublevel');
     await poll(() => page.getByTestId('level-name').textContent()).toBe('Streaming_Sublevel');
