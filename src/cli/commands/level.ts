@@ -44,7 +44,8 @@ export const levelCommand: Command = {
     '"rotation":{pitch,yaw,roll},"quat":{x,y,z,w},"scale":{x,y,z}} in centimetres and degrees.',
     '',
     '-o FILE.glb writes the level as glTF 2.0 binary: every static mesh component at its world',
-    'transform, instances as child nodes, each mesh (LOD 0, read through the install) written once.',
+    'transform, instances as child nodes, each mesh (LOD 0, read through the install) written once,',
+    'and each landscape\'s terrain at its actor\'s place (pakscope landscape writes it alone).',
   ].join('\n'),
   examples: [
     'pakscope level Paks /Game/Maps/Entry --usmap Game.usmap',

@@ -20,6 +20,8 @@ import { landscapePngs } from '../../../src/core/assets/landscape/kind.js';
 import { landscapeMesh } from '../../../src/core/assets/landscape/mesh.js';
 import { landscapeOfSource, readLandscape } from '../../../src/core/assets/landscape/read.js';
 import { writeGlb } from '../../../src/core/assets/mesh/gltf/write.js';
+import { levelGlb } from '../../../src/core/assets/level/gltf.js';
+import { readLevel } from '../../../src/core/assets/level/read.js';
 import { readTexture } from '../../../src/core/assets/texture/kind.js';
 import { convertTexture } from '../../../src/core/assets/texture/convert.js';
 import { readBulkPayload } from '../../../src/core/assets/texture/read/bulk-data.js';
@@ -200,5 +202,19 @@ it('a truncated storage factory leaves the heights out with a note naming it, no
     expect(l.notes.join('\n')).toMatch(/Heightmap_0 does not read: .*LandscapeTextureStorageProviderFactory_0.*/);
     expect(l.heightRange).toBeNull();
     expect(landscapeMesh(l).lods[0]!.indices.length).toBe(0);
+  });
+});
+
+it('the level .glb of the map places the terrain: a node Landscape_0 with the 4096-vertex mesh and its material', async () => {
+  await withInstall(corpus('cue58/IoStore/Tagged/Zlib'), async (packages) => {
+    const level = await readLevel({ packages, ref: MAP }, undefined);
+    const file = await levelGlb({ packages, ref: MAP }, level);
+    expect((await validateGlb(file.data)).errors).toEqual([]);
+    const g = parseGlb(file.data);
+    const node = g.json.nodes.find((n: { name: string }) => n.name === 'Landscape_0');
+    expect(node.mesh).toBeDefined();
+    const prim = g.json.meshes[node.mesh].primitives[0];
+    expect(g.json.accessors[prim.attributes.POSITION].count).toBe(4096);
+    expect(g.json.materials[prim.material].name).toBe('M_Landscape');
   });
 });

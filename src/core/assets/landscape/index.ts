@@ -5,5 +5,5 @@
  */
 export { landscapeInfo, landscapePngs, LANDSCAPE_CONVERSIONS } from './kind.js';
 export { defaultLandscapeLod, landscapeMesh, MAX_MESH_VERTICES, type LandscapeMeshOptions } from './mesh.js';
-export { LANDSCAPE_CLASSES, landscapeOfSource, readLandscape, type LandscapeReadOptions } from './read.js';
+export { isLandscapeClass, LANDSCAPE_CLASSES, landscapeOfSource, readLandscape, readLandscapes, type LandscapeReadOptions } from './read.js';
 export type { Landscape, LandscapeComponentInfo, LandscapeComponentLayer, LandscapeInfo, LandscapeLayer } from './types.js';

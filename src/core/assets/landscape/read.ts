@@ -80,7 +80,21 @@ export async function readLandscape(source: AssetSource, exportIndex: number | u
   return landscapeOfSource(src, exportIndex, opts.signal);
 }
 
-const isLandscapeClass = (cls: string): boolean => (LANDSCAPE_CLASSES as readonly string[]).includes(cls);
+export const isLandscapeClass = (cls: string): boolean => (LANDSCAPE_CLASSES as readonly string[]).includes(cls);
+
+/**
+ * The landscape actors of `source` at object paths `paths`, from one opening of the package (a
+ * level placing its terrains); a path that is no landscape actor of it is left out.
+ */
+export async function readLandscapes(source: AssetSource, paths: readonly string[], opts: LandscapeReadOptions = {}): Promise<Landscape[]> {
+  const src = await openSource(source, opts);
+  const out: Landscape[] = [];
+  for (const path of paths) {
+    const index = src.exports.findIndex((e) => e.path === path && isLandscapeClass(e.class));
+    if (index >= 0) out.push(await landscapeOfSource(src, index, opts.signal));
+  }
+  return out;
+}
 
 /** The landscape of an opened package (see readLandscape). */
 export async function landscapeOfSource(src: TextureSource, exportIndex: number | undefined, signal?: AbortSignal): Promise<Landscape> {

@@ -2,10 +2,14 @@
  * A level as one glTF binary (.glb): every static mesh component placed where the level puts it
  * (its world transform), an instanced component's instances as child nodes, each static mesh
  * written once (LOD 0, through the mesh kind's glTF writer, with its materials' textures) and
- * shared by the nodes that place it. Metres and Y up, as the mesh kind writes them. Meshes are
- * read through the install; a package file alone leaves the nodes empty, with a note.
+ * shared by the nodes that place it; each landscape actor's terrain (core/assets/landscape) at
+ * its actor's location and rotation (its scale is in the terrain's vertices). Metres and Y up, as
+ * the mesh kind writes them. Meshes are read through the install; a package file alone leaves the
+ * nodes empty, with a note.
  */
 import { Document, NodeIO, VertexLayout, type Mesh as GltfMesh, type Node, type Texture } from '@gltf-transform/core';
+import { landscapeMesh } from '../landscape/mesh.js';
+import { isLandscapeClass, readLandscapes } from '../landscape/read.js';
 import { readMesh } from '../mesh/kind.js';
 import { MaterialReads } from '../material/read.js';
 import { addStaticMesh } from '../mesh/gltf/write.js';
@@ -78,6 +82,30 @@ export async function levelGlb(source: AssetSource, level: LevelAsset, opts: Con
       } else if (mesh) node.setMesh(mesh);
     }
   }
+  await addTerrains(source, level, doc, scene, opts, notes);
   const data = await new NodeIO().setVertexLayout(VertexLayout.SEPARATE).writeBinary(doc);
   return { suffix: '', extension: 'glb', data, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+}
+
+/** Each landscape actor's terrain, a node at the actor's world location and rotation; what does not read is a note. */
+async function addTerrains(source: AssetSource, level: LevelAsset, doc: Document, scene: ReturnType<Document['createScene']>, opts: ConvertOptions, notes: string[]): Promise<void> {
+  const actors = level.actors.filter((a) => isLandscapeClass(a.class));
+  if (actors.length === 0) return;
+  try {
+    const landscapes = await readLandscapes(source, actors.map((a) => a.path), opts);
+    for (const l of landscapes) {
+      notes.push(...l.notes.map((n) => `${l.name}: ${n}`));
+      const mesh = addStaticMesh(doc, landscapeMesh(l));
+      const actor = actors.find((a) => a.path === l.path);
+      const root = actor?.components.find((c) => c.path === actor.rootComponent)?.world ?? l.transform;
+      const node = doc.createNode(l.name)
+        .setTranslation(toGltfPosition([root.location.x, root.location.y, root.location.z]))
+        .setRotation(toGltfQuat([root.quat.x, root.quat.y, root.quat.z, root.quat.w]));
+      if (mesh) node.setMesh(mesh);
+      scene.addChild(node);
+    }
+  } catch (e) {
+    if (e instanceof Error && e.name === 'AbortError') throw e;
+    notes.push(`the landscape does not read: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
