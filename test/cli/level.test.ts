@@ -58,6 +58,25 @@ describe('pakscope level', () => {
     expect([node.mesh, node.translation, node.scale]).toEqual([0, [32, 2.5, -16], [3, 1.5, 2]]);
   });
 
+  it('--cells prints WorldPartition\'s runtime hash, grids and cell; --all-cells -o writes the cell\'s mesh into the map\'s .glb', async () => {
+    const cell = '/Game/Fixtures/Maps/WorldPartition/_Generated_/1WD4NAK7SVY0JF8AXYPOSA7U8';
+    const r = await pakscope(['level', UNVERSIONED, '/Game/Fixtures/Maps/WorldPartition', '--cells', '--usmap', USMAP]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.out).toContain('World Partition WorldPartition_0 (cooked)');
+    expect(r.out).toContain('runtime hash WorldPartitionRuntimeHashSet: 4 grids, 1 streaming data');
+    expect(r.out).toMatch(/grid MainPartition \(RuntimePartitionLHGrid\) {2}spatial {2}cell size default \(cells measure 12800 x 12800\) {2}loading range 25600/);
+    expect(r.out).toMatch(/grid HLODLayer_Merged .*loading range 102400 {2}HLOD 1/);
+    expect(r.out).toContain(`cell 1WD4NAK7SVY0JF8AXYPOSA7U8  grid MainPartition  spatial  cell (0, -12800, `);
+    expect(r.out.trimEnd().endsWith(cell)).toBe(true);
+    const file = join(await makeTempDir(), 'all.glb');
+    const all = await pakscope(['level', TAGGED, '/Game/Fixtures/Maps/WorldPartition', '--all-cells', '-o', file]);
+    expect(all.code).toBe(0);
+    expect(all.out).toContain('with the actors of 1 of 1 cells');
+    expect(all.out).toContain('PartitionedMesh (StaticMeshActor)  cell 1WD4NAK7SVY0JF8AXYPOSA7U8');
+    const node = (parseGlb(new Uint8Array(await readFile(file))).json as { nodes: { name: string; translation: number[] }[] }).nodes.find((n) => n.name === 'PartitionedMesh.StaticMeshComponent0')!;
+    expect(node.translation).toEqual([32, 2.5, -16]);
+  });
+
   it('extract --format convert writes each map as .json', async () => {
     const out = join(await makeTempDir(), 'out');
     const r = await pakscope(['extract', TAGGED, '--out', out, '--format', 'convert', '--filter', '**/Maps/WorldPartition.umap', '--json']);

@@ -11,6 +11,7 @@
  *   bHasSkipSerializationPropertiesData bools. Older cooks leave some of those out; where that
  *   sequence does not lead to a valid instance array the bytes are searched for one (its
  *   element size, a count that fits and matrices whose last column is (0, 0, 0, 1)).
+ * - UWorldPartition: bCooked and, when set, its StreamingPolicy (an object reference).
  * Every export also gets its object path, which the property stream does not carry.
  */
 import { FormatError } from '../../errors.js';
@@ -36,6 +37,8 @@ export interface NativeLevelObject {
   /** ULevel's Actors. */
   actors?: (string | null)[];
   instances?: NativeInstances;
+  /** UWorldPartition's bCooked and, when cooked, its StreamingPolicy. */
+  worldPartition?: { cooked: boolean; streamingPolicy: string | null };
   /** Why this class's native data did not read (its properties still did). */
   error?: string;
 }
@@ -140,6 +143,14 @@ function readInstances(r: BinaryReader): NativeInstances {
   return { matrices: found.matrices, customData: customDataAt(r, found.end) };
 }
 
+function readWorldPartition(pr: PropertyReader, r: BinaryReader): { cooked: boolean; streamingPolicy: string | null } {
+  skipGuid(r);
+  // UE5.1 and later (WorldPartitionSerializeStreamingPolicyOnCook); older packages end here.
+  if (r.remaining < 4) return { cooked: false, streamingPolicy: null };
+  const cooked = r.bool32();
+  return { cooked, streamingPolicy: cooked ? pr.object(r) : null };
+}
+
 /** The level view's native reader: every export's path, and the classes above. */
 export const levelNativeReader: NativeDataReader = (pr, r, exp) => {
   const out: NativeLevelObject = {};
@@ -149,6 +160,7 @@ export const levelNativeReader: NativeDataReader = (pr, r, exp) => {
     if (exp.class === 'World') out.world = readWorld(pr, r);
     else if (exp.class === 'Level') out.actors = readLevelActors(pr, r);
     else if (isInstancedMeshClass(exp.class)) out.instances = readInstances(r);
+    else if (exp.class === 'WorldPartition' && r.remaining > 0) out.worldPartition = readWorldPartition(pr, r);
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     out.error = e.message;

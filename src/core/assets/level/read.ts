@@ -8,13 +8,14 @@
 import { FormatError } from '../../errors.js';
 import { packageOfObjectPath } from '../../package/object-path.js';
 import { installPackageProperties, packageFileProperties } from '../../properties/open.js';
-import { fields, valuesOf } from '../../properties/fields.js';
+import { fields, isEntryList, valuesOf } from '../../properties/fields.js';
 import type { ExportProperties, PackageProperties, PropertyValue } from '../../properties/types.js';
 import type { AssetSource, ConvertOptions } from '../registry.js';
 import { isInstancedMeshClass, levelNativeReader, type NativeLevelObject } from './native.js';
 import { Reader } from './values.js';
 import { readAttachSockets, socketKey } from './sockets.js';
-import { IDENTITY, ONE, ZERO, compose, matrixToPlacement, placement, type Placement } from './transform.js';
+import { colorOf, readWorldPartition, resolveDataLayers } from './partition.js';
+import { IDENTITY, ONE, ZERO, compose, matrixToPlacement, placement, type Placement, type Vec3 } from './transform.js';
 import type { LevelActor, LevelAsset, LevelComponent, LevelCounts, PartitionCell, StreamingLevel } from './types.js';
 
 /** Export classes this kind reads. */
@@ -54,6 +55,7 @@ export async function readLevel(source: AssetSource, exportIndex: number | undef
     const found = await readAttachSockets(source.packages, level, opts);
     level.notes.push(...found.notes);
     if (found.sockets.size > 0) placeLevel(level, (mesh, socket) => found.sockets.get(socketKey(mesh, socket)));
+    await resolveDataLayers(source.packages, level, opts);
   }
   return level;
 }
@@ -152,6 +154,12 @@ export function levelOfPackage(pkg: PackageProperties, file: string, exportIndex
 
   const cellLevels = new Set<string>();
   const cells = readCells(rd, exports, byPath, pathOf, cellLevels);
+  const partition = readWorldPartition(rd, exports, byPath, pathOf);
+  // A cell whose data names no grid is in the grid whose streaming data lists it.
+  for (const d of partition?.runtimeHash?.streamingData ?? []) {
+    const listed = new Set([...d.spatialCells, ...d.nonSpatialCells]);
+    for (const c of cells) if (c.grid === undefined && listed.has(c.path)) c.grid = d.name;
+  }
   const streamingLevels = readStreamingLevels(rd, exports, byPath, pathOf, nw?.streamingLevels ?? [], cellLevels);
 
   return {
@@ -162,6 +170,7 @@ export function levelOfPackage(pkg: PackageProperties, file: string, exportIndex
     actors,
     streamingLevels,
     cells,
+    partition,
     counts: countLevel(actors),
     notes: rd.notes,
   };
@@ -303,28 +312,47 @@ function readCells(rd: Reader, exports: readonly ExportProperties[], byPath: Map
     const streaming = streamingPath ? byPath.get(streamingPath) : undefined;
     if (streamingPath && !streaming) rd.notes.push(`cell ${e.name}: its level streaming ${streamingPath} is not among the package's exports`);
     if (streamingPath) cellLevels.add(streamingPath);
-    const level = streaming ? streamingLevel(rd, streaming, streamingPath!) : undefined;
+    const streamed = streaming ? streamingLevel(rd, streaming, streamingPath!) : undefined;
     const dataPath = rd.str(v['RuntimeCellData'], `${e.name}.RuntimeCellData`);
     const data = dataPath ? byPath.get(dataPath) : undefined;
     const dv = data ? valuesOf(data.properties) : {};
     const grid = rd.str(dv['GridName'], `${e.name} cell data GridName`);
-    const bounds = fields(dv['ContentBounds']);
+    const bounds = boxOf(rd, dv['ContentBounds'], `${e.name} ContentBounds`);
+    const cellBounds = boxOf(rd, dv['CellBounds'], `${e.name} CellBounds`);
+    const color = colorOf(v['CellDebugColor']);
+    const layers = fields(v['DataLayers']);
+    const names = layers?.['DataLayers'];
+    const dataLayers = Array.isArray(names) && !isEntryList(names)
+      ? (names as PropertyValue[]).map((n, i) => rd.str(n, `${e.name}.DataLayers[${i}]`)).filter((n): n is string => !!n && n !== 'None')
+      : [];
+    const level = rd.num(dv['HierarchicalLevel'], `${e.name} cell data HierarchicalLevel`);
+    const priority = rd.num(dv['Priority'], `${e.name} cell data Priority`);
     out.push({
       name: e.name, path: pathOf(e), class: e.class,
       spatiallyLoaded: v['bIsSpatiallyLoaded'] === true,
       ...(grid ? { grid } : {}),
       levelStreaming: streamingPath,
-      package: level?.package ?? null,
-      worldAsset: level?.worldAsset ?? null,
-      ...(bounds && bounds['Min'] !== undefined && bounds['Max'] !== undefined
-        ? { contentBounds: { min: rd.vec(bounds['Min'], `${e.name} ContentBounds.Min`, ZERO), max: rd.vec(bounds['Max'], `${e.name} ContentBounds.Max`, ZERO) } }
-        : {}),
+      package: streamed?.package ?? null,
+      worldAsset: streamed?.worldAsset ?? null,
+      ...(bounds ? { contentBounds: bounds } : {}),
+      ...(cellBounds ? { cellBounds } : {}),
+      ...(color ? { debugColor: color } : {}),
+      dataLayers,
+      ...(level !== undefined ? { hierarchicalLevel: level } : {}),
+      ...(priority !== undefined ? { priority } : {}),
     });
   }
   return out;
 }
 
-function countLevel(actors: readonly LevelActor[]): LevelCounts {
+/** An FBox (Min, Max; IsValid false: none), undefined where absent or not valid. */
+function boxOf(rd: Reader, v: PropertyValue | undefined, what: string): { min: Vec3; max: Vec3 } | undefined {
+  const f = fields(v);
+  if (!f || f['Min'] === undefined || f['Max'] === undefined || f['IsValid'] === false) return undefined;
+  return { min: rd.vec(f['Min'], `${what}.Min`, ZERO), max: rd.vec(f['Max'], `${what}.Max`, ZERO) };
+}
+
+export function countLevel(actors: readonly LevelActor[]): LevelCounts {
   const byClass: Record<string, number> = {};
   let components = 0, meshComponents = 0, instances = 0, lights = 0;
   const meshes = new Set<string>();

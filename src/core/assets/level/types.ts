@@ -55,6 +55,8 @@ export interface LevelActor {
   /** The actor its root component is attached to (object path), null at the top. */
   parentActor: string | null;
   components: LevelComponent[];
+  /** The World Partition cell it came from, when the cells' actors are merged in. */
+  cell?: string;
 }
 
 /** A streaming level the World names (StreamingLevels) or a World Partition cell's level. */
@@ -82,8 +84,81 @@ export interface PartitionCell {
   levelStreaming: string | null;
   package: string | null;
   worldAsset: string | null;
-  /** Cell bounds (cm), when the cell data holds them. */
+  /** Bounds of the actors in the cell (cm), when the cell data holds them. */
   contentBounds?: { min: Vec3; max: Vec3 };
+  /** The grid cell's own bounds (cm; a 2D grid's Z spans everything), when the cell data holds them. */
+  cellBounds?: { min: Vec3; max: Vec3 };
+  /** CellDebugColor (linear). */
+  debugColor?: LinearColor;
+  /** DataLayers: the data layer instances the cell's actors belong to (none: always there). */
+  dataLayers: string[];
+  /** The cell data's HierarchicalLevel (0: the grid's finest) and Priority, where stored. */
+  hierarchicalLevel?: number;
+  priority?: number;
+}
+
+/** A colour as the engine stores it: FLinearColor floats or FColor bytes. */
+export interface LinearColor { r: number; g: number; b: number; a: number }
+
+/** A runtime grid: a runtime partition's layer (main or HLOD) or a spatial hash's streaming grid. */
+export interface PartitionGrid {
+  name: string;
+  /** RuntimePartitionLHGrid, RuntimePartitionPersistent..., or SpatialHashStreamingGrid. */
+  class: string;
+  /** The layer's export, null for a spatial hash grid (a struct). */
+  path: string | null;
+  /** The runtime partition the layer belongs to. */
+  partition: string;
+  spatiallyLoaded: boolean;
+  /** CellSize and LoadingRange (cm) where stored (absent: the class default). */
+  cellSize?: number;
+  loadingRange?: number;
+  hlodIndex?: number;
+  boundsMethod?: string;
+  origin?: Vec3;
+  clientOnlyVisible: boolean;
+  debugColor?: LinearColor;
+}
+
+/** RuntimeStreamingData: a partition's cells as the game streams them, with its loading range. */
+export interface PartitionStreamingData {
+  name: string;
+  loadingRange?: number;
+  /** Cell object paths. */
+  spatialCells: string[];
+  nonSpatialCells: string[];
+}
+
+/** A data layer instance of the map, or a DataLayerAsset read through it. */
+export interface DataLayer {
+  name: string;
+  path: string;
+  class: string;
+  /** DataLayerAsset (object path), null for a private data layer. */
+  asset: string | null;
+  /** EDataLayerType: Runtime or Editor (the asset's, read through the install where it holds it). */
+  type?: string;
+  /** EDataLayerLoadFilter: None, ClientOnly, ServerOnly. */
+  loadFilter?: string;
+  debugColor?: LinearColor;
+  initialRuntimeState?: string;
+  visible?: boolean;
+}
+
+export interface WorldPartitionInfo {
+  /** The WorldPartition object. */
+  path: string;
+  /** bCooked, null where the package predates it. */
+  cooked: boolean | null;
+  streamingPolicy: string | null;
+  runtimeHash: {
+    path: string;
+    /** WorldPartitionRuntimeHashSet or WorldPartitionRuntimeSpatialHash. */
+    class: string;
+    grids: PartitionGrid[];
+    streamingData: PartitionStreamingData[];
+  } | null;
+  dataLayers: DataLayer[];
 }
 
 export interface LevelCounts {
@@ -111,6 +186,10 @@ export interface LevelAsset {
   actors: LevelActor[];
   streamingLevels: StreamingLevel[];
   cells: PartitionCell[];
+  /** The map's World Partition (runtime hash, grids, data layers), null when it has none. */
+  partition: WorldPartitionInfo | null;
+  /** When the cells' actors are merged in (readLevelWithCells): the cell packages read. */
+  mergedCells?: string[];
   counts: LevelCounts;
   /** What could not be read or placed (a missing export, an attach loop, a property of the wrong type). */
   notes: string[];
