@@ -87,6 +87,8 @@ function classify(e: unknown, peersReadAll: boolean): { kind: Failure['kind']; m
     if (!placed) return { kind: 'unplaced', message };
     return { kind: peersReadAll ? 'refused' : 'expected', message };
   }
+  // A file the install names but the disk lacks (a .utoc without its .ucas): the system error's plain message.
+  if ((err as { code?: unknown }).code === 'ENOENT') return { kind: 'expected', message: err.message };
   if (err instanceof RequestError) {
     // A request error wraps what the user sees; one that is a parse failure should still say where.
     return { kind: peersReadAll ? 'refused' : 'expected', message };
@@ -209,7 +211,7 @@ export async function sweepInstall(inst: SweepInstall, opts: { filter?: string; 
         const ex = await runExport(backend, installId, join(out, 'export'));
         for (const f of ex.failed) {
           // The export records messages only: one that names no byte offset is unplaced.
-          const kind: Failure['kind'] = /at byte \d+/.test(f.error) ? (peers ? 'refused' : 'expected') : (peers ? 'refused' : 'unplaced');
+          const kind: Failure['kind'] = /at byte \d+| does not exist$/.test(f.error) ? (peers ? 'refused' : 'expected') : (peers ? 'refused' : 'unplaced');
           res.failures.push({ install: inst.path, path: f.path, step: 'export convert', kind, message: f.error });
         }
       } catch (e) {

@@ -7,7 +7,7 @@
  */
 import '../core/assets/index.js';
 import { canDecode, convertTexture, isHdr } from '../core/assets/texture/convert.js';
-import { pixelFormatInfo } from '../core/assets/texture/decode/index.js';
+import { ddsHolds, isDdsArray } from '../core/assets/texture/dds.js';
 import { decodeTextureImage, pngPixels } from '../core/assets/texture/image.js';
 import type { DecodedImage, Texture } from '../core/assets/texture/types.js';
 import type { WorkerPool } from '../core/workers/pool.js';
@@ -25,8 +25,12 @@ export function readInstallTexture(packages: InstallPackages, ref: string, opts:
 /** Pixel formats PakScope decodes. */
 export const canDecodePixelFormat = (pixelFormat: string): boolean => canDecode({ pixelFormat });
 
-/** Pixel formats a .dds can hold: every one the engine's table names, decoded or not (a name it does not know has no DDS id). */
-export const canWriteDds = (pixelFormat: string): boolean => pixelFormatInfo(pixelFormat) !== undefined;
+/**
+ * A .dds can hold the texture: its format named by a FourCC, bit masks or a DXGI_FORMAT, decoded
+ * by PakScope or not (ETC2/EAC have no DDS id; an array needs the DXGI one).
+ */
+export const canWriteDds = (t: Pick<Texture, 'pixelFormat' | 'cube' | 'slices' | 'depth'>): boolean =>
+  ddsHolds(t.pixelFormat, t.depth <= 1 && isDdsArray({ cube: t.cube, layers: t.slices }));
 
 /** HDR formats: floats beyond [0, 1] (exposure in the view, .hdr files). */
 export const isHdrPixelFormat = (pixelFormat: string): boolean => isHdr({ pixelFormat });

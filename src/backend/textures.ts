@@ -87,7 +87,7 @@ export class TextureService {
     const { readMip: _readMip, ...facts } = texture;
     const hdr = isHdrPixelFormat(texture.pixelFormat);
     // A format PakScope cannot decode still saves as .dds (its mips as stored) when the engine's table knows it.
-    const decodes = canDecodePixelFormat(texture.pixelFormat), dds = canWriteDds(texture.pixelFormat);
+    const decodes = canDecodePixelFormat(texture.pixelFormat), dds = canWriteDds(texture);
     return {
       ...structuredClone(facts),
       path,

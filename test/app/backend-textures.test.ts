@@ -14,7 +14,7 @@ import { openInstall } from '../../src/core/install/install.js';
 import { isInputError } from '../../src/core/errors.js';
 import { ApiValidationError, MAX_PIXEL_READ, validateRequest } from '../../src/shared/api.js';
 import { TEST_APP_INFO, useBackend } from '../support/backend-session.js';
-import { corpus } from '../support/corpus.js';
+import { corpus, CUE58_AES_KEY } from '../support/corpus.js';
 
 const UNCOMPRESSED = corpus('cue58/IoStore/Tagged/Uncompressed');
 const LEGACY_PAK = corpus('cue58/LegacyPak/Tagged/Uncompressed');
@@ -275,6 +275,24 @@ describe('an Unreal Engine 2 texture package (UT2004 .utx)', () => {
     expect([p.width, p.height]).toEqual([t.mips[1]!.width, t.mips[1]!.height]);
     const thumb = await backend.assetThumbnail({ installId: id, path: 'ut2004_2PP.utx', size: 64 });
     expect([thumb.kind, thumb.name, thumb.image?.width, thumb.error]).toEqual(['texture', textures[0]!.name, 64, undefined]);
+  });
+});
+
+describe("Android textures (cue58's AndroidPak)", () => {
+  // ETC2/EAC have no FourCC and no DXGI_FORMAT: the tab offered .dds and saving it threw UnsupportedPixelFormatError.
+  it('offers .png only for ETC2/EAC, .dds too for ASTC (a DXGI_FORMAT), and a .dds request is refused plainly', async () => {
+    const id = (await backend.openInstall({ path: corpus('cue58/AndroidPak'), aesKeys: [CUE58_AES_KEY] })).id;
+    const dir = 'CUE4ParseFixtures/Content/PlatformFixtures/Android';
+    const info = async (name: string) => backend.textureInfo({ installId: id, path: `${dir}/${name}.uasset` });
+    // CUE4Parse's FixtureTextureDecodeTests.AndroidTextureExpectations
+    for (const [name, format] of [['T_ETC2_RGB', 'PF_ETC2_RGB'], ['T_ETC2_RGBA', 'PF_ETC2_RGBA'], ['T_EAC_R11', 'PF_ETC2_R11_EAC'], ['T_EAC_RG11', 'PF_ETC2_RG11_EAC']]) {
+      const t = await info(name!);
+      expect([t.pixelFormat, t.converts]).toEqual([format, ['png']]);
+    }
+    const astc = await info('T_ASTC_4x4');
+    expect([astc.pixelFormat, astc.converts]).toEqual(['PF_ASTC_4x4', ['png', 'dds']]);
+    const destination = join(session.out, 'T_ETC2_RGB.dds');
+    await expect(backend.saveConversion({ installId: id, path: `${dir}/T_ETC2_RGB.uasset`, format: 'dds', destination })).rejects.toThrow(/T_ETC2_RGB \(PF_ETC2_RGB\) does not convert to \.dds: \.png$/);
   });
 });
 

@@ -41,14 +41,27 @@ const LEGACY_MASKS: Record<string, [number, number, number, number, number, numb
  * first at t.width x t.height). Throws UnsupportedPixelFormatError for a format unknown to
  * PakScope or with no DDS equivalent, RangeError when a mip is shorter than its size.
  */
+/**
+ * A .dds can hold the format: a legacy header names it (not for an array) or a DXGI_FORMAT does.
+ * The engine's ETC2/EAC formats have neither, so such a texture saves as .png only.
+ */
+export function ddsHolds(pixelFormat: string, array: boolean): boolean {
+  const info = pixelFormatInfo(pixelFormat);
+  if (!info) return false;
+  return info.dds.dxgiFormat !== 0 || (!array && (info.dds.fourCC !== undefined || LEGACY_MASKS[pixelFormat] !== undefined));
+}
+
+/** More than one 2D image (cube face) per mip: a DDS array, which needs the DX10 header. */
+export const isDdsArray = (t: Pick<DdsTexture, 'cube' | 'layers'>): boolean => (t.cube ? t.layers > 6 : t.layers > 1);
+
 export function encodeDds(t: DdsTexture, mips: readonly Uint8Array[]): Uint8Array {
   const info = pixelFormatInfo(t.pixelFormat);
   if (!info) throw new UnsupportedPixelFormatError(t.pixelFormat, false);
   if (mips.length === 0) throw new RangeError('a DDS file needs at least one mip');
   const masks = LEGACY_MASKS[t.pixelFormat];
-  const array = t.cube ? t.layers > 6 : t.layers > 1;
+  const array = isDdsArray(t);
   const legacy = !array && (info.dds.fourCC !== undefined || masks !== undefined);
-  if (!legacy && info.dds.dxgiFormat === 0) {
+  if (!ddsHolds(t.pixelFormat, array)) {
     const e = new UnsupportedPixelFormatError(t.pixelFormat, true);
     e.message = `pixel format ${t.pixelFormat} has no DDS equivalent${info.dds.fourCC ? ` for an array (only the FourCC ${info.dds.fourCC})` : ''}`;
     throw e;
