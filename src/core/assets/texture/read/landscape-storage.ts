@@ -152,19 +152,23 @@ export function decodeLandscapeMip(storage: Pick<LandscapeStorage, 'boundaryOffs
   const [gx, gy, gz] = storage.gridScale;
   const mipScale = 1 << index;
   const kx = gz / 128 / ((gx || 1) * mipScale), ky = gz / 128 / ((gy || 1) * mipScale);
+  // No closure or Math.hypot per pixel: a 1024 x 1024 mip is a million of them.
   for (let y = 0; y < h; y++) {
+    const row = y * w;
+    const up = (y > 0 ? y - 1 : 0) * w, down = (y < h - 1 ? y + 1 : h - 1) * w;
+    const dyScale = y > 0 && y < h - 1 ? 0.5 : 1;
     for (let x = 0; x < w; x++) {
-      const hv = (xx: number, yy: number): number => heights[Math.min(h - 1, Math.max(0, yy)) * w + Math.min(w - 1, Math.max(0, xx))]!;
-      const dx = (hv(x + 1, y) - hv(x - 1, y)) / (x > 0 && x < w - 1 ? 2 : 1);
-      const dy = (hv(x, y + 1) - hv(x, y - 1)) / (y > 0 && y < h - 1 ? 2 : 1);
+      const left = x > 0 ? x - 1 : 0, right = x < w - 1 ? x + 1 : w - 1;
+      const dx = (heights[row + right]! - heights[row + left]!) * (x > 0 && x < w - 1 ? 0.5 : 1);
+      const dy = (heights[down + x]! - heights[up + x]!) * dyScale;
       const nx = -dx * kx, ny = -dy * ky;
-      const len = Math.hypot(nx, ny, 1);
-      const p = (y * w + x) * 4;
-      const v = heights[y * w + x]!;
-      out[p] = Math.round(Math.min(255, Math.max(0, (nx / len) * 127.5 + 127.5)));
+      const inv = 127.5 / Math.sqrt(nx * nx + ny * ny + 1);
+      const p = (row + x) * 4;
+      const v = heights[row + x]!;
+      out[p] = nx * inv + 127.5 + 0.5;
       out[p + 1] = v & 0xff;
       out[p + 2] = v >> 8;
-      out[p + 3] = Math.round(Math.min(255, Math.max(0, (ny / len) * 127.5 + 127.5)));
+      out[p + 3] = ny * inv + 127.5 + 0.5;
     }
   }
   if (edges > 0) {
