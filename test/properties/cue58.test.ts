@@ -208,7 +208,6 @@ describe('cue58 IoStore/Tagged: every package', () => {
       // whose native serializer falls back to tagged properties (ConstraintInstance,
       // PoseDataContainer, PCGAttributePropertyInputSelector) are read as tagged.
       raw: [
-        'StructProperty<MovieSceneEvaluationFieldEntityTree>',
         'StructProperty<MovieSceneSubSequenceTree>',
         'StructProperty<RigVMPropertyBag>',
       ],

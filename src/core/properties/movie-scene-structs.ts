@@ -1,7 +1,7 @@
 /**
  * Sequencer structs the engine serializes with their own code (FMovieSceneFloatChannel::
  * Serialize and its double twin, FMovieSceneTimeWarpVariant, FMovieSceneSequenceInstanceDataPtr,
- * FNameCurveKey): without them a
+ * the compiled FMovieSceneEvaluationFieldEntityTree, FNameCurveKey): without them a
  * Level Sequence's keys are hex in tagged packages and stop an unversioned stream.
  *
  * A float/double channel since FSequencerObjectVersion::SerializeFloatChannelCompletely (or
@@ -106,6 +106,38 @@ const timeWarpVariant: NativeReader = (pr, r): PropertyValue => {
   return { Type: name, Variant: pr.struct(r, TIME_WARP_STRUCTS[name]) };
 };
 
+const RANGE_BOUND_TYPES = ['Exclusive', 'Inclusive', 'Open'] as const;
+/** TRangeBound<FFrameNumber> as the engine writes it: the type byte, then the frame (5 bytes). */
+const frameBound = (r: BinaryReader): PropertyValue => {
+  const type = r.u8();
+  return { Type: RANGE_BOUND_TYPES[type] ?? type, Value: r.i32() };
+};
+/** FMovieSceneEvaluationTreeNode (26 bytes): its range, its parent (children entry, index), its children and data entries. */
+const treeNode = (r: BinaryReader): PropertyValue => ({
+  Range: { LowerBound: frameBound(r), UpperBound: frameBound(r) },
+  Parent: { ChildrenHandle: r.i32(), Index: r.i32() },
+  ChildrenID: r.i32(),
+  DataID: r.i32(),
+});
+/** TEvaluationTreeEntryContainer: Entries (StartIndex, Size, Capacity) and Items. */
+function entryContainer(r: BinaryReader, itemSize: number, item: (r: BinaryReader) => PropertyValue, what: string): PropertyValue {
+  const n = r.count(12, `${what} entry count`);
+  const Entries: PropertyValue[] = [];
+  for (let i = 0; i < n; i++) Entries.push({ StartIndex: r.i32(), Size: r.i32(), Capacity: r.i32() });
+  const m = r.count(itemSize, `${what} item count`);
+  const Items: PropertyValue[] = [];
+  for (let i = 0; i < m; i++) Items.push(item(r));
+  return { Entries, Items };
+}
+/** TMovieSceneEvaluationTree<T>: the root node, the child nodes, then the data of type T. */
+function evaluationTree(itemSize: number, item: (r: BinaryReader) => PropertyValue): NativeReader {
+  return (_pr, r) => ({
+    RootNode: treeNode(r),
+    ChildNodes: entryContainer(r, 26, treeNode, 'evaluation tree node'),
+    Data: entryContainer(r, itemSize, item, 'evaluation tree data'),
+  });
+}
+
 export const MOVIE_SCENE_STRUCTS: readonly [string, NativeReader][] = [
   ['MovieSceneFloatChannel', channel(4)],
   ['MovieSceneDoubleChannel', channel(8)],
@@ -115,6 +147,8 @@ export const MOVIE_SCENE_STRUCTS: readonly [string, NativeReader][] = [
     const TypeName = r.fstring();
     return TypeName ? { TypeName, Data: pr.struct(r, TypeName.slice(TypeName.lastIndexOf('.') + 1)) } : { TypeName };
   }],
+  // The compiled entity field: which entities (and their meta data) each time range evaluates.
+  ['MovieSceneEvaluationFieldEntityTree', evaluationTree(8, (r) => ({ EntityIndex: r.i32(), MetaDataIndex: r.i32() }))],
   // UE4 event sections' keys (FNameCurve): the time in seconds and the event's name.
   ['NameCurveKey', (pr, r) => ({ Time: float32Value(r.f32()), Value: pr.name(r) })],
 ];

@@ -14,7 +14,7 @@ import { readSequence } from '../../../src/core/assets/sequence/read.js';
 import type { SequenceAsset, SequenceChannel } from '../../../src/core/assets/sequence/types.js';
 import { parseUsmap } from '../../../src/core/usmap/parse.js';
 import type { Usmap } from '../../../src/core/usmap/types.js';
-import { withInstall } from '../../properties/helpers.js';
+import { installProperties, withInstall } from '../../properties/helpers.js';
 import { corpus, loadCorpus } from '../../support/corpus.js';
 
 const mappings: Usmap = parseUsmap(loadCorpus('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), 'CUE4ParseFixtures-Uncompressed.usmap');
@@ -81,6 +81,18 @@ describe.each(VARIANTS)('cue58 %s', (_label, root, usmap) => {
     ]);
     expect(sections.map((x) => x.subSequence)).toEqual(['/Game/Fixtures/Sequences/LS_Fixture.LS_Fixture', '/Game/Fixtures/Sequences/LS_Fixture.LS_Fixture']);
     expect(s.subSequences).toEqual(['/Game/Fixtures/Sequences/LS_Fixture.LS_Fixture']);
+  });
+});
+
+describe('cue58 LS_Fixture\'s compiled data', () => {
+  it('reads to its end unversioned: the entity field\'s one node spans the section\'s [0, 24001) and names its 2 entities', async () => {
+    const p = await installProperties(corpus('cue58/IoStore/Unversioned/Zlib'), '/Game/Fixtures/Sequences/LS_Fixture', { mappings });
+    expect(p.exports.filter((e) => e.error).map((e) => e.name)).toEqual([]);
+    const compiled = p.exports.find((e) => e.class === 'MovieSceneCompiledData')!;
+    const field = compiled.properties.find((e) => e.name === 'EntityComponentField')!.value as { name: string; value: unknown }[];
+    const tree = field.find((e) => e.name === 'PersistentEntityTree')!.value as { ChildNodes: { Items: { Range: unknown }[] }; Data: { Items: unknown[] } };
+    expect(tree.ChildNodes.Items.map((n) => n.Range)).toEqual([{ LowerBound: { Type: 'Inclusive', Value: 0 }, UpperBound: { Type: 'Exclusive', Value: 24001 } }]);
+    expect(tree.Data.Items).toEqual([{ EntityIndex: 0, MetaDataIndex: -1 }, { EntityIndex: 1, MetaDataIndex: -1 }]);
   });
 });
 
