@@ -92,3 +92,26 @@ describe("the app's export, format 'convert', of an unversioned install", () => 
     expect(json.parameters.find((p) => p.name === 'FixtureRoughness')!.value).toBe(0.8125);
   });
 });
+
+describe("the app's export, format 'convert', of a UT2004 static mesh package (.usx)", () => {
+  // UE2's StaticMesh shares UE4's class name: the mesh kind was offered for it, its tab failed
+  // "read by the UE1/2 reader" and the export of the whole .usx failed, its textures with it.
+  it('offers its textures and no mesh tab, and writes every texture', async () => {
+    const backend = new Backend({ configDir: await makeTempDir(), dialogs: { pickFolder: async () => null, pickFile: async () => null }, info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' }, anyPath: true });
+    try {
+      const { id } = await backend.openInstall({ path: corpus('legacy/ut2004_tablechairs.usx') });
+      const view = await backend.openPackage({ installId: id, path: 'ut2004_tablechairs.usx' });
+      expect(view.totals.exports).toBe(14); // MANIFEST.tsv: Exports=14
+      const meshes = view.model.exports.filter((e) => e.class === 'StaticMesh').map((e) => e.name);
+      expect(meshes).toEqual(['cafetable', 'chair1', 'coffetab', 'chairplain', 'tablesmall', 'tablebig']);
+      expect(view.assets.map((a) => a.kind)).not.toContain('mesh');
+      const textures = view.assets.filter((a) => a.kind === 'texture').map((a) => a.name);
+      expect(textures).toEqual(expect.arrayContaining(['wooddark', 'coffeetab', 'chairskin', 'cafetable', 'Wall']));
+      const out = join(await makeTempDir(), 'out');
+      const { result } = await runExport(backend, { installId: id, paths: ['ut2004_tablechairs.usx'], destination: out, format: 'convert', output: 'folder', conflict: 'skip' });
+      expect([result.failedCount, result.files]).toEqual([0, textures.length]);
+    } finally {
+      await backend.close();
+    }
+  });
+});

@@ -4,7 +4,7 @@
  * come here; none of them knows a class name.
  */
 import type { PackageModel } from '../package-model.js';
-import { assetKindOf, type AssetKind, type AssetSource, type ConvertedFile, type ConvertOptions } from './registry.js';
+import { assetKindOfExport, type AssetKind, type AssetSource, type ConvertedFile, type ConvertOptions } from './registry.js';
 
 export interface ConvertibleExport {
   /** 0-based, in the package's export table. */
@@ -15,10 +15,10 @@ export interface ConvertibleExport {
 }
 
 /** The exports of a package that a registered kind converts, in export order. */
-export function convertibleExports(model: Pick<PackageModel, 'exports'>): ConvertibleExport[] {
+export function convertibleExports(model: Pick<PackageModel, 'exports'> & Partial<Pick<PackageModel, 'format'>>): ConvertibleExport[] {
   const out: ConvertibleExport[] = [];
   model.exports.forEach((e, index) => {
-    const kind = assetKindOf(e.class);
+    const kind = assetKindOfExport(e.class, model.format);
     if (kind?.convert) out.push({ index, name: e.name, class: e.class, kind });
   });
   return out;

@@ -23,6 +23,6 @@ import './sequence/kind.js';
 import './landscape/kind.js';
 import '../asset-registry/kind.js';
 
-export { assetKindOf, assetKindOfFile, assetKinds, registerAssetKind } from './registry.js';
+export { assetKindOf, assetKindOfExport, assetKindOfFile, assetKinds, registerAssetKind } from './registry.js';
 export type { AssetKind, AssetSource, ConvertedFile, ConvertOptions, PlainFile } from './registry.js';
 export { convertExport, convertibleExports, type ConvertibleExport } from './convert.js';

@@ -86,6 +86,11 @@ export interface AssetKind {
   /** File extensions it converts to, the one `--format convert` writes first ("png", "dds", "hdr"). */
   converts: readonly string[];
   /**
+   * It reads its classes in Unreal Engine 1/2 packages too (a reader of their own). Other kinds
+   * are not offered for UE1/2 exports whose class they share by name (UE2's StaticMesh is not UE4's).
+   */
+  ue12?: boolean;
+  /**
    * Makes files of export `exportIndex` (0-based, in the package's export table) of `source`:
    * `extension` one of `converts`, or undefined for the kind's default (the first it can make
    * of this asset). Throws FormatError for bad input, RangeError for options that do not fit.
@@ -141,6 +146,12 @@ export function assetKindOf(className: string): AssetKind | undefined {
   if (known) return known;
   const hash = /\?0x([0-9a-f]{16})$/.exec(className)?.[1];
   return hash ? byClassHash.get(hash) : undefined;
+}
+
+/** The kind that reads an export of class `className` in a package of `format` (see AssetKind.ue12). */
+export function assetKindOfExport(className: string, format: string | undefined): AssetKind | undefined {
+  const kind = assetKindOf(className);
+  return kind && (format !== 'ue12' || kind.ue12) ? kind : undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ export const scriptKind: AssetKind = {
   view: 'text',
   classes: TEXT_BUFFER_CLASSES,
   converts: ['uc', 'txt'],
+  ue12: true,
   async convert(source, exportIndex, extension) {
     const t = await readSourceTextBuffer(source, exportIndex);
     const stem = t.fileName.slice(0, t.fileName.lastIndexOf('.'));

@@ -91,6 +91,7 @@ export const soundKind: AssetKind = {
   view: 'sound',
   classes: [...SOUND_CLASSES, ...UE12_SOUND_CLASSES, ...WWISE_MEDIA_CLASSES],
   converts: SOUND_CONVERSIONS,
+  ue12: true,
   async convert(source, exportIndex, extension, opts) {
     return [await convertSound(await readSound(source, exportIndex, opts), extension, opts.signal, opts.pool)];
   },

@@ -53,6 +53,7 @@ export const textureKind: AssetKind = {
   view: 'texture',
   classes: [...TEXTURE_CLASSES, ...UE12_TEXTURE_CLASSES],
   converts: TEXTURE_CONVERSIONS,
+  ue12: true,
   async convert(source, exportIndex, extension, opts) {
     return convertTexture(await readTexture(source, exportIndex, opts), extension, opts);
   },
