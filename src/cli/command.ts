@@ -41,6 +41,9 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
 
 export const JSON_OPTION: OptionSpec = { type: 'boolean', usage: '--json', help: 'Print JSON on stdout.' };
 
+/** --usmap FILE as the commands that read an asset's properties take it (parsed by props.ts's loadMappings). */
+export const USMAP_OPTION: OptionSpec = { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' };
+
 /** --filter as ls and extract take it (core/install/path-filter.ts). */
 export function filterOption(what: string): OptionSpec {
   return { type: 'string', multiple: true, usage: '--filter GLOB', help: `${what} only files matching GLOB (or containing the text). Repeatable.` };

@@ -17,7 +17,7 @@ import { installMediaNames, mediumIdOfPath } from '../../core/assets/sound/wwise
 import { isWwiseAssetClass, readWwiseAssets, type WwiseAsset } from '../../core/assets/sound/wwise/audio-asset.js';
 import type { Sound, SoundInfo } from '../../core/assets/sound/types.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, type Command, USMAP_OPTION } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage, withPlainFile } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -71,7 +71,7 @@ export const audioCommand: Command = {
   ],
   options: {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the sound to FILE: .wav (decoded) or the stored format\'s extension.' },
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     media: { type: 'string', usage: '--media ID', help: 'A sound bank (.bnk): the embedded medium to describe or write (-o).' },
     json: JSON_OPTION,

@@ -9,7 +9,7 @@ import type { ConvertOptions } from '../../core/assets/registry.js';
 import { readMaterial } from '../../core/assets/material/read.js';
 import type { MaterialAsset, MaterialParameterValue } from '../../core/assets/material/types.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, type Command, USMAP_OPTION } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -41,7 +41,7 @@ export const materialCommand: Command = {
     'pakscope material Paks /Game/Materials/MI_Rock --json',
   ],
   options: {
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
   },

@@ -13,7 +13,7 @@ import { meshSummary, readMesh } from '../../core/assets/mesh/index.js';
 import type { Mesh } from '../../core/assets/mesh/types.js';
 import type { AssetSource } from '../../core/assets/registry.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, type Command, USMAP_OPTION } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -73,7 +73,7 @@ export const meshCommand: Command = {
     lod: { type: 'string', usage: '--lod N', help: 'The LOD to write (0 is the most detailed; default 0).' },
     mesh: { type: 'string', usage: '--mesh PACKAGE', help: 'Animations: the skeletal mesh to play it on (default: one of its skeleton found beside it).' },
     anim: { type: 'string', usage: '--anim PACKAGE', help: 'Skeletal meshes: write the .glb with this AnimSequence of its skeleton as a glTF animation.' },
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
   },

@@ -5,7 +5,7 @@
 import { readBlueprintScript, sizesMatch, type BlueprintScript } from '../../core/kismet/read.js';
 import { codeLines, propertyType, scriptText, signature, ubergraphEntries } from '../../core/kismet/text.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, type Command, USMAP_OPTION } from '../command.js';
 import { withAssetPackage } from '../asset-package.js';
 import { EXIT_BAD_INPUT } from '../session.js';
 import { ENGINE_OPTION, packageOptions } from './info.js';
@@ -36,7 +36,7 @@ export const scriptCommand: Command = {
     'pakscope script Content/BP_Door.uasset --json',
   ],
   options: {
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
   },

@@ -12,7 +12,7 @@ import { tableJson } from '../../core/assets/table/json.js';
 import { readTable } from '../../core/assets/table/read.js';
 import type { GameTable } from '../../core/assets/table/types.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
+import { JSON_OPTION, type Command, type OptionValues, USMAP_OPTION } from '../command.js';
 import { EXIT_BAD_INPUT, type Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -48,7 +48,7 @@ export const tableCommand: Command = {
   options: {
     csv: { type: 'boolean', usage: '--csv', help: 'Print the table as CSV.' },
     at: { type: 'string', usage: '--at TIME', help: 'Evaluate each curve at TIME (a number).' },
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
   },

@@ -13,7 +13,7 @@ import { readTexture } from '../../core/assets/texture/kind.js';
 import type { Texture, TextureInfo } from '../../core/assets/texture/types.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command, type OptionValues } from '../command.js';
+import { JSON_OPTION, type Command, type OptionValues, USMAP_OPTION } from '../command.js';
 import { formatSize, plural } from '../../shared/format.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
@@ -69,7 +69,7 @@ export const textureCommand: Command = {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the texture to FILE: .png (one image), .dds (every mip) or .hdr.' },
     mip: { type: 'string', usage: '--mip N', help: 'The mip to write (0 is the largest; default 0).' },
     slice: { type: 'string', usage: '--slice N', help: 'The slice to write as .png or .hdr: cube face, array layer or volume depth (default 0).' },
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
   },
