@@ -9,9 +9,9 @@
  * (one mesh loaded), the foliage actor's 5 hidden and shown again by its class's toggle, a click
  * on a drawn placement selecting its actor and marking its component, and the actor selected in
  * the list tinted in 3D; Streaming's sublevel drawn with it (StreamedMesh under its LevelTransform)
- * and picked by a click.
+ * and picked by a click; Landscape's terrain drawn.
  * Screenshots (1280x800) in test-artifacts/e2e-level.png, e2e-level-mesh.png, e2e-level-streaming.png,
- * e2e-level-3d.png, e2e-level-3d-picked.png, e2e-level-3d-sublevel.png.
+ * e2e-level-3d.png, e2e-level-3d-picked.png, e2e-level-3d-sublevel.png, e2e-level-3d-landscape.png.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -136,6 +136,19 @@ describe.skipIf(skipBrowser)('levels in Chromium (browser host)', () => {
     expect(await picked.getAttribute('data-name')).toMatch(/^(HISM_Fixture|ISM_Fixture|FoliageInstancedStaticMeshComponent_0)$/);
     await poll(async () => (await stagePixels(page)).orange).toBeGreaterThan(100);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-level-3d-picked.png') });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('draws Landscape\'s terrain in 3D (the landscape view\'s geometry at the actor\'s place)', async () => {
+    const { page } = web;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(web.session.url);
+    await openPackageFromTree(page, 'Landscape', `${MAPS}/Landscape.umap`);
+    await page.getByTestId('package-tab-view-level').click(); // the package opens on its Landscape tab
+    await poll(() => page.getByTestId('level-name').textContent()).toBe('Landscape');
+    await poll(() => page.getByTestId('level-3d-terrain').textContent()).toContain('Terrain drawn');
+    await poll(async () => (await canvasPixels(page, 'level-3d-canvas')).drawn).toBeGreaterThan(20000);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-level-3d-landscape.png') });
     expect(web.problems).toEqual([]);
   });
 

@@ -8,10 +8,10 @@
  */
 import {
   AmbientLight, Box3, BufferAttribute, BufferGeometry, Color, DirectionalLight, DoubleSide, GridHelper, InstancedBufferAttribute, InstancedMesh,
-  MeshLambertMaterial, PerspectiveCamera, Raycaster, Scene, Sphere, SRGBColorSpace, Vector2, Vector3, WebGLRenderer,
+  Mesh, MeshLambertMaterial, PerspectiveCamera, Raycaster, Scene, Sphere, SRGBColorSpace, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import type { LevelScene as LevelSceneData, MeshGeometry } from '../../../../shared/api.js';
+import type { LevelScene as LevelSceneData, MeshGeometry, Placement } from '../../../../shared/api.js';
 
 const floatsOf = (b: Uint8Array, count: number): Float32Array =>
   b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, count) : new Float32Array(b.slice(0, count * 4).buffer);
@@ -40,6 +40,7 @@ export class LevelScene {
   private owners: Uint32Array = new Uint32Array(0);
   private readonly drawn = new Map<number, Drawn>();
   private grid: GridHelper | null = null;
+  private terrain: Mesh | null = null;
   private hidden = new Set<string>();
   private selectedActor: string | null = null;
   private frame = 0;
@@ -68,6 +69,7 @@ export class LevelScene {
   /** The level's placements (what was drawn before goes). */
   setData(data: LevelSceneData): void {
     this.clear();
+    this.clearTerrain(); // the caller sets it again where the level has one
     this.data = data;
     this.matrices = floatsOf(data.matrices, data.placements * 16);
     this.owners = uintsOf(data.owners, data.placements);
@@ -93,6 +95,27 @@ export class LevelScene {
     mesh.count = 0; // none drawn until fill() counts the visible ones
     this.drawn.set(index, { mesh, slots: new Uint32Array(entry.count) });
     this.fill(index);
+    this.scene.add(mesh);
+    this.invalidate();
+  }
+
+  /**
+   * Draws a landscape's terrain (the landscape view's geometry, in the actor's frame with its
+   * scale) at the actor's location and rotation (engine axes, moved to the view's as
+   * mesh/gltf/axes.ts does: (x, y, z) as (x, z, y), a rotation (x, y, z, w) as (-x, -z, -y, w)).
+   */
+  setTerrain(geo: MeshGeometry, at: Placement): void {
+    this.clearTerrain();
+    const n = geo.vertices;
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(floatsOf(geo.positions, n * 3), 3));
+    if (geo.normals) g.setAttribute('normal', new BufferAttribute(floatsOf(geo.normals, n * 3), 3));
+    g.setIndex(new BufferAttribute(uintsOf(geo.indices, geo.indices.byteLength / 4), 1));
+    if (!geo.normals) g.computeVertexNormals();
+    const mesh = new Mesh(g, new MeshLambertMaterial({ color: 0x7f9a6a, side: DoubleSide }));
+    mesh.position.set(at.location.x, at.location.z, at.location.y);
+    mesh.quaternion.set(-at.quat.x, -at.quat.z, -at.quat.y, at.quat.w);
+    this.terrain = mesh;
     this.scene.add(mesh);
     this.invalidate();
   }
@@ -133,6 +156,7 @@ export class LevelScene {
       d.mesh.computeBoundingBox();
       if (d.mesh.boundingBox) box.union(d.mesh.boundingBox);
     }
+    if (this.terrain) box.union(new Box3().setFromObject(this.terrain));
     if (box.isEmpty() && this.data && this.data.placements > 0) {
       const { min, max } = this.data.bounds;
       box.set(new Vector3(...min), new Vector3(...max));
@@ -143,7 +167,7 @@ export class LevelScene {
     const fov = (this.camera.fov * Math.PI) / 180;
     const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
     // A level is wide and flat more often than round: the sphere's fit leaves room enough.
-    const dist = (r / Math.tan(fit / 2)) * 0.95;
+    const dist = (r / Math.tan(fit / 2)) * 1.1;
     const dir = new Vector3(1, 0.8, 0.9).normalize();
     this.controls.target.copy(sphere.center);
     this.camera.position.copy(sphere.center).addScaledVector(dir, dist);
@@ -172,6 +196,7 @@ export class LevelScene {
     this.resize.disconnect();
     this.controls.dispose();
     this.clear();
+    this.clearTerrain();
     this.renderer.dispose();
     // The context goes now, not when the canvas is collected: Chromium keeps only 16 alive.
     this.renderer.forceContextLoss();
@@ -238,6 +263,14 @@ export class LevelScene {
     this.grid = new GridHelper(cell * 40, 40, 0x56606c, 0x3a414a);
     this.grid.position.set(center.x, floor - radius * 0.01, center.z); // just under the floor: no fighting with it
     this.scene.add(this.grid);
+  }
+
+  private clearTerrain(): void {
+    if (!this.terrain) return;
+    this.scene.remove(this.terrain);
+    this.terrain.geometry.dispose();
+    (this.terrain.material as MeshLambertMaterial).dispose();
+    this.terrain = null;
   }
 
   private clear(): void {
