@@ -6,18 +6,19 @@
  * its cell bounds (values from CUE4Parse's FixtureWorldAssetTests.cs and the property dump), and
  * its generated package (the manifest's testContainerPackages) as a link that opens the cell
  * with PartitionedMesh, a StaticMeshActor (WorldPartitionRuntimeCellLoadsPartitionedActor).
- * Screenshot (1280x800) in test-artifacts/e2e-level-partition.png.
+ * With "Sublevels and cells" ticked, the 3D view draws the cell's mesh with the map.
+ * Screenshots (1280x800) in test-artifacts/e2e-level-partition.png, e2e-level-partition-3d.png.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpus } from '../support/corpus.js';
-import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, openPackageFromTree } from './web-session.js';
+import { ARTIFACTS, skipBrowser, poll as pollUi, useWebSession, openPackageFromTree, WEBGL_ARGS } from './web-session.js';
 
 const MAPS = 'CUE4ParseFixtures/Content/Fixtures/Maps';
 const poll = <T>(fn: () => Promise<T> | T) => pollUi(fn, 20_000);
 
 describe.skipIf(skipBrowser)('World Partition in Chromium (browser host)', () => {
-  const web = useWebSession(corpus('cue58/IoStore/Tagged/Zlib'));
+  const web = useWebSession(corpus('cue58/IoStore/Tagged/Zlib'), WEBGL_ARGS);
 
   it('shows WorldPartition\'s runtime hash, grids and cell, and opens the cell\'s package', async () => {
     const { page } = web;
@@ -38,6 +39,14 @@ describe.skipIf(skipBrowser)('World Partition in Chromium (browser host)', () =>
     expect((await cell.textContent())?.replace(/\s+/g, ' ')).toContain('MainPartition · spatial');
     expect(await page.getByTestId('level-cell-bounds').textContent()).toBe('cell (0, -12800) – (12800, 0)');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-level-partition.png') });
+
+    // All cells in 3D: the map places no mesh; with its cells, the cell's PartitionedMesh is drawn.
+    const canvas = page.getByTestId('level-3d-canvas');
+    await poll(() => canvas.getAttribute('data-drawn')).toBe('0');
+    await page.getByTestId('level-3d-kinds').locator('summary').click();
+    await page.getByTestId('level-3d-sublevels').check();
+    await poll(() => canvas.getAttribute('data-drawn')).toBe('1');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-level-partition-3d.png') });
 
     await page.getByTestId('level-cell-link').click();
     await poll(() => page.getByTestId('package-name').textContent()).toBe('/Game/Fixtures/Maps/WorldPartition/_Generated_/1WD4NAK7SVY0JF8AXYPOSA7U8');
