@@ -46,6 +46,8 @@ export interface Failure {
 
 export interface SweepResult {
   packages: number;
+  /** Plain files with a view of their own (a .locres, AssetRegistry.bin, a .wem) that answered. */
+  fileViews: number;
   assets: number;
   views: number;
   saves: number;
@@ -76,6 +78,15 @@ const VIEW_METHODS: Record<string, (b: Backend, req: AssetRequest) => Promise<un
   landscape: (b, r) => b.landscapeInfo(r),
   text: (b, r) => b.assetText(r),
   script: (b, r) => b.assetText(r),
+};
+
+/** The backend method each plain file's view calls (FileViewer.svelte's views, by fileDetails' view). */
+const FILE_VIEW_METHODS: Record<string, (b: Backend, installId: string, path: string) => Promise<unknown>> = {
+  sound: (b, installId, path) => b.soundInfo({ installId, path }),
+  localization: (b, installId, path) => b.localization({ installId, path }),
+  font: (b, installId, path) => b.fontInfo({ installId, path }),
+  registry: (b, installId, path) => b.assetRegistry({ installId, path }),
+  soundbank: (b, installId, path) => b.soundBank({ installId, path }),
 };
 
 /** What a failure is, from the error the backend threw. */
@@ -139,7 +150,7 @@ export async function sweepInstall(inst: SweepInstall, opts: { filter?: string; 
     configDir, dialogs: { pickFolder: async () => null, pickFile: async () => null },
     info: { name: 'PakScope', version: '0', electron: null, chrome: null, mode: 'web' }, anyPath: true,
   });
-  const res: SweepResult = { packages: 0, assets: 0, views: 0, saves: 0, failures: [] };
+  const res: SweepResult = { packages: 0, fileViews: 0, assets: 0, views: 0, saves: 0, failures: [] };
   const peers = inst.peersReadAll ?? false;
   const fail = (path: string, step: string, e: unknown): void => {
     res.failures.push({ install: inst.path, path, step, ...classify(e, peers) });
@@ -153,7 +164,25 @@ export async function sweepInstall(inst: SweepInstall, opts: { filter?: string; 
       return res;
     }
     if (inst.mappings) await backend.setMappings({ installId, path: inst.mappings, confirmed: true });
-    const files = (await listFiles(backend, installId)).filter((p) => isPackageFileName(p.slice(p.lastIndexOf('/') + 1).toLowerCase()));
+    const all = await listFiles(backend, installId);
+    const files = all.filter((p) => isPackageFileName(p.slice(p.lastIndexOf('/') + 1).toLowerCase()));
+    for (const path of all) {
+      if (files.includes(path) || (opts.filter && !path.includes(opts.filter))) continue;
+      try {
+        const view = (await backend.fileDetails({ installId, path })).view;
+        if (!view) continue;
+        const method = FILE_VIEW_METHODS[view];
+        if (!method) {
+          res.failures.push({ install: inst.path, path, step: view, kind: 'empty', message: `no backend method for the "${view}" file view` });
+          continue;
+        }
+        const v = await method(backend, installId, path);
+        res.fileViews++;
+        if (!saysSomething(v)) res.failures.push({ install: inst.path, path, step: view, kind: 'empty', message: 'the view answered nothing' });
+      } catch (e) {
+        fail(path, 'file view', e);
+      }
+    }
     let n = 0;
     for (const path of files) {
       if (opts.filter && !path.includes(opts.filter)) continue;
@@ -235,6 +264,7 @@ export const FAST_INSTALLS: SweepInstall[] = [
   { path: c('cue58/IoStore/Tagged/Zlib'), peersReadAll: true },
   { path: c('cue58/IoStore/Unversioned/Zlib'), mappings: c('cue58/Mappings/CUE4ParseFixtures-Uncompressed.usmap'), peersReadAll: true },
   { path: c('legacy') },
+  { path: c('cue58/Pak/Uncompressed'), aesKeys: [CUE58_KEY], peersReadAll: true },
 ];
 
 /** Every install of the corpus (MANIFEST.tsv's keys). */
@@ -264,7 +294,7 @@ async function main(): Promise<void> {
   for (const inst of installs) {
     const t0 = Date.now();
     const r = await sweepInstall(inst);
-    console.log(`\n== ${inst.path.slice(CORPUS.length)}: ${r.packages} packages, ${r.assets} assets, ${r.views} views, ${r.saves} saves, ${r.failures.length} failures (${Date.now() - t0} ms)`);
+    console.log(`\n== ${inst.path.slice(CORPUS.length)}: ${r.packages} packages, ${r.fileViews} file views, ${r.assets} assets, ${r.views} views, ${r.saves} saves, ${r.failures.length} failures (${Date.now() - t0} ms)`);
     for (const f of r.failures) {
       byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);
       console.log(`  [${f.kind}] ${f.path} · ${f.step}\n      ${f.message.replace(/\n/g, '\n      ')}`);

@@ -10,7 +10,7 @@ const manifest = JSON.parse(readFileSync(corpus('cue58/manifest.json'), 'utf8'))
 const defects = (r: SweepResult): string[] => r.failures.filter((f) => f.kind !== 'expected').map((f) => `[${f.kind}] ${f.path} · ${f.step}: ${f.message}`);
 
 describe('a sweep of the installs a user opens', () => {
-  for (const inst of FAST_INSTALLS.filter((i) => i.path.includes('cue58'))) {
+  for (const inst of FAST_INSTALLS.filter((i) => i.path.includes('cue58/IoStore'))) {
     it(`${inst.path.slice(inst.path.indexOf('cue58'))}: every package (the manifest's test container packages) opens, shows and converts`, async () => {
       const r = await sweepInstall(inst);
       expect(r.packages).toBe(manifest.testContainerPackages.length);
@@ -27,5 +27,12 @@ describe('a sweep of the installs a user opens', () => {
     for (const f of r.failures) expect(f.message).toMatch(/^\S+\.(u|utx|usx|unr): .+ at byte \d+: /);
     // uelib_TestUC3.u is UE3 (file version 868, MANIFEST.tsv): the only package that does not open
     expect(r.failures.map((f) => [f.path, f.step])).toEqual([['uelib_TestUC3.u', 'openPackage']]);
+  });
+
+  it("cue58's minimal pak: its AssetRegistry.bin and two .locres open on their views", async () => {
+    const r = await sweepInstall(FAST_INSTALLS.find((i) => i.path.endsWith('Pak/Uncompressed'))!);
+    expect(defects(r)).toEqual([]);
+    // CUE4ParseFixtures/AssetRegistry.bin, Localization/.../{de,en}/CUE4ParseFixtures.locres
+    expect([r.packages, r.fileViews]).toEqual([0, 3]);
   });
 });
