@@ -168,6 +168,9 @@ export async function readMetaSound(source: AssetSource, exportIndex: number | u
   if (exp.encoding === 'unversioned' && exp.properties.length === 0 && exp.notes?.some((n) => n.includes('mappings'))) {
     throw new FormatError(file, where, 0, "the package is unversioned: the game's mappings (.usmap) are needed to read its MetaSound document");
   }
-  if (exp.error && exp.properties.length === 0) throw new FormatError(file, where, 0, `its properties do not read: ${exp.error}`);
+  if (exp.error && exp.properties.length === 0) {
+    if (exp.errorData) throw FormatError.within(null, exp.errorData, 'the property stream stops there, so the MetaSound cannot be read');
+    throw new FormatError(file, where, 0, `its properties do not read: ${exp.error}`);
+  }
   return metaSoundOfExport(exp, file, `${opened.properties.package}.${exp.name}`, opened.warnings);
 }

@@ -23,6 +23,7 @@
  * Other codecs (GeometryCacheCodecV1's compressed streams) are named in the facts, not decoded.
  */
 import { FormatError } from '../../../errors.js';
+import { propertiesNotRead } from './not-read.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import { readBulkData, readBulkPayload } from '../../texture/read/bulk-data.js';
 import type { SourceExport, TextureSource as PackageSource } from '../../texture/read/package-source.js';
@@ -199,9 +200,8 @@ function visibleAt(visibility: Track['visibility'], t: number): boolean {
 
 export async function geometryCacheOf(source: PackageSource, exp: SourceExport, release: number, signal?: AbortSignal): Promise<Mesh> {
   const notes = [...source.warnings];
-  const notRead = (e: SourceExport, what: string): FormatError => new FormatError(e.file, `${e.class} "${e.name}" properties`, e.base, e.properties.error
-    ? `the property stream does not read, so the ${what} cannot be found (${e.properties.error})`
-    : `unversioned properties: the ${what} are found through properties, read only with the game's mappings (.usmap); pass them`);
+  const notRead = (e: SourceExport, what: string): FormatError => propertiesNotRead(e, `the ${what} cannot be found`,
+    `unversioned properties: the ${what} are found through properties, read only with the game's mappings (.usmap); pass them`);
   if (!propertiesRead(exp)) throw notRead(exp, 'tracks');
   const props = exp.properties.properties;
   const trackPaths = ((v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []))(prop(props, 'Tracks'));

@@ -17,6 +17,7 @@
  * note names where it stopped. The render data that follows (Nanite or mesh resources) is not read.
  */
 import { FormatError } from '../../../errors.js';
+import { propertiesNotRead } from './not-read.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import type { SourceExport, TextureSource as PackageSource } from '../../texture/read/package-source.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
@@ -126,9 +127,8 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 export function geometryCollectionOf(source: PackageSource, exp: SourceExport, release: number): Mesh {
   if (!propertiesRead(exp)) {
-    throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
-      ? `the property stream does not read, so the collection cannot be found (${exp.properties.error})`
-      : 'unversioned properties: the collection comes after them, found only with the game\'s mappings (.usmap); pass them');
+    throw propertiesNotRead(exp, 'the collection cannot be found',
+      'unversioned properties: the collection comes after them, found only with the game\'s mappings (.usmap); pass them');
   }
   if (release < Release.LargeWorldCoordinates) {
     throw new FormatError(exp.file, `${exp.class} "${exp.name}"`, exp.base, `a UE${Math.floor(release / 100)}.${release % 100} collection: PakScope reads those of UE5`);

@@ -23,6 +23,7 @@ import { boxLod, capsuleLod, hullLod } from '../shapes.js';
 import type { Mesh, MeshFactTable, MeshLod, MeshMaterial, MeshPart, MeshTransform, PhysicsBody, PhysicsConstraint, PhysicsShape, PhysicsSummary } from '../types.js';
 import { entriesOf, field, num, objectName, prop, str, vec3 } from './properties.js';
 import { FormatError } from '../../../errors.js';
+import { propertiesNotRead } from './not-read.js';
 
 /** The material each kind of shape is drawn with (by the `_<type>_` its part's name holds). */
 const SHAPE_MATERIALS: { type: string; name: string; color: [number, number, number, number] }[] = [
@@ -161,9 +162,8 @@ function readCollisionTable(exp: SourceExport): PhysicsSummary['collisionPairs']
 
 export function physicsAssetOf(source: PackageSource, exp: SourceExport): Mesh {
   if (!propertiesRead(exp)) {
-    throw new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base, exp.properties.error
-      ? `the property stream does not read, so the bodies cannot be found (${exp.properties.error})`
-      : 'unversioned properties: the bodies and constraints are properties, read only with the game\'s mappings (.usmap); pass them');
+    throw propertiesNotRead(exp, 'the bodies cannot be found',
+      'unversioned properties: the bodies and constraints are properties, read only with the game\'s mappings (.usmap); pass them');
   }
   const notes = [...source.warnings];
   const props = exp.properties.properties;

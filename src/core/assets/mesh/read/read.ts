@@ -5,6 +5,7 @@
  * unversioned with the game's mappings); the geometry from the native data after them.
  */
 import { FormatError } from '../../../errors.js';
+import { propertiesNotRead } from './not-read.js';
 import type { InstallPackages } from '../../../package/open-package.js';
 import type { PropertyValue } from '../../../properties/types.js';
 import { scriptImportIndex } from '../../../zen/object-index.js';
@@ -231,9 +232,7 @@ function skeletonOf(source: PackageSource, exp: SourceExport): Mesh {
 }
 
 function notFound(exp: SourceExport, what: string): FormatError {
-  const stopped = exp.properties.errorData;
-  if (stopped) return FormatError.within(null, stopped, `the property stream stops there, so the ${what} data cannot be found`);
-  return new FormatError(exp.file, `${exp.class} "${exp.name}" properties`, exp.base,
+  return propertiesNotRead(exp, `the ${what} data cannot be found`,
     `unversioned properties: the ${what} data was not found without the game's mappings (.usmap); pass them`);
 }
 
