@@ -81,6 +81,22 @@ describe('search index', () => {
     expect(list(loaded!, 'Frankfurt')).toEqual(list(pooled, 'Frankfurt'));
   });
 
+  it('a saved file whose non-ASCII text ids are not ids of its texts is ignored (built again), not a crash at the first query', async () => {
+    const dir = await makeTempDir();
+    const key = 'damaged-non-ascii-ids';
+    const { serialize } = await import('node:v8');
+    const { writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const file = join(dir, `search-index-${key}.bin`);
+    const bad = (ids: unknown) => writeFile(file, serialize({ key, index: { ...pooled.data, nonAsciiTexts: ids } }));
+    for (const ids of [Int32Array.of(pooled.data.texts.length), Int32Array.of(-1), [0, 1]]) {
+      await bad(ids);
+      expect(await loadSearchIndex(dir, key), String(ids)).toBeUndefined();
+    }
+    await bad(pooled.data.nonAsciiTexts);
+    expect(list((await loadSearchIndex(dir, key))!, 'ü')).toEqual(list(pooled, 'ü'));
+  });
+
   it('regex and case toggles; a bad regex is a SyntaxError', () => {
     expect(list(pooled, 'frankfurt').length).toBeGreaterThan(0);
     expect([...pooled.search({ text: 'frankfurt', caseSensitive: true })]).toEqual([]);

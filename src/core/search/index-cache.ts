@@ -39,10 +39,20 @@ export async function loadSearchIndex(dir: string, key: string): Promise<SearchI
   try {
     const data = deserialize(await readFile(join(dir, `${PREFIX}${key}.bin`))) as { key?: string; index?: SearchIndexData };
     if (data.key !== key || !data.index || !(data.index.hitFile instanceof Int32Array)) return undefined;
+    if (!validNonAsciiIds(data.index)) return undefined;
     return new SearchIndex(data.index);
   } catch {
     return undefined;
   }
+}
+
+/** The kept non-ASCII text ids (absent in an older file) are ids of its texts: a query indexes by them. */
+function validNonAsciiIds(index: SearchIndexData): boolean {
+  const ids = index.nonAsciiTexts;
+  if (ids === undefined) return true;
+  if (!(ids instanceof Int32Array) || !Array.isArray(index.texts)) return false;
+  for (const id of ids) if (id < 0 || id >= index.texts.length) return false;
+  return true;
 }
 
 export async function saveSearchIndex(dir: string, key: string, index: SearchIndex): Promise<void> {

@@ -37,11 +37,6 @@ const LEGACY_MASKS: Record<string, [number, number, number, number, number, numb
 };
 
 /**
- * The .dds file of `mips` (each the stored bytes of one mip, every slice, largest first; the
- * first at t.width x t.height). Throws UnsupportedPixelFormatError for a format unknown to
- * PakScope or with no DDS equivalent, RangeError when a mip is shorter than its size.
- */
-/**
  * A .dds can hold the format: a legacy header names it (not for an array) or a DXGI_FORMAT does.
  * The engine's ETC2/EAC formats have neither, so such a texture saves as .png only.
  */
@@ -54,6 +49,11 @@ export function ddsHolds(pixelFormat: string, array: boolean): boolean {
 /** More than one 2D image (cube face) per mip: a DDS array, which needs the DX10 header. */
 export const isDdsArray = (t: Pick<DdsTexture, 'cube' | 'layers'>): boolean => (t.cube ? t.layers > 6 : t.layers > 1);
 
+/**
+ * The .dds file of `mips` (each the stored bytes of one mip, every slice, largest first; the
+ * first at t.width x t.height). Throws UnsupportedPixelFormatError for a format unknown to
+ * PakScope or with no DDS equivalent, RangeError when a mip is shorter than its size.
+ */
 export function encodeDds(t: DdsTexture, mips: readonly Uint8Array[]): Uint8Array {
   const info = pixelFormatInfo(t.pixelFormat);
   if (!info) throw new UnsupportedPixelFormatError(t.pixelFormat, false);
