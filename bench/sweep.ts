@@ -90,7 +90,7 @@ const FILE_VIEW_METHODS: Record<string, (b: Backend, installId: string, path: st
 };
 
 /** What a failure is, from the error the backend threw. */
-function classify(e: unknown, peersReadAll: boolean): { kind: Failure['kind']; message: string } {
+export function classify(e: unknown, peersReadAll: boolean): { kind: Failure['kind']; message: string } {
   const err = e instanceof Error ? e : new Error(String(e));
   const message = err instanceof FormatError || err instanceof RequestError ? err.message : `${err.name}: ${err.message}\n${(err.stack ?? '').split('\n').slice(1, 4).join('\n')}`;
   if (err instanceof FormatError) {
@@ -98,8 +98,9 @@ function classify(e: unknown, peersReadAll: boolean): { kind: Failure['kind']; m
     if (!placed) return { kind: 'unplaced', message };
     return { kind: peersReadAll ? 'refused' : 'expected', message };
   }
-  // A file the install names but the disk lacks (a .utoc without its .ucas): the system error's plain message.
-  if ((err as { code?: unknown }).code === 'ENOENT') return { kind: 'expected', message: err.message };
+  // A file the install names but the disk lacks (a .utoc without its .ucas): the system error's plain
+  // message; a defect only where peers read the whole install (then the app looked in the wrong place).
+  if ((err as { code?: unknown }).code === 'ENOENT') return { kind: peersReadAll ? 'refused' : 'expected', message: err.message };
   if (err instanceof RequestError) {
     // A request error wraps what the user sees; one that is a parse failure should still say where.
     return { kind: peersReadAll ? 'refused' : 'expected', message };

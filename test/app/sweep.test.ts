@@ -3,7 +3,7 @@
 // writes a file, the export converts everything; what fails says which file and where.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FAST_INSTALLS, sweepInstall, type SweepResult } from '../../bench/sweep.js';
+import { classify, FAST_INSTALLS, sweepInstall, type SweepResult } from '../../bench/sweep.js';
 import { corpus } from '../support/corpus.js';
 
 const manifest = JSON.parse(readFileSync(corpus('cue58/manifest.json'), 'utf8')) as { testContainerPackages: string[] };
@@ -34,5 +34,11 @@ describe('a sweep of the installs a user opens', () => {
     expect(defects(r)).toEqual([]);
     // CUE4ParseFixtures/AssetRegistry.bin, Localization/.../{de,en}/CUE4ParseFixtures.locres
     expect([r.packages, r.fileViews]).toEqual([0, 3]);
+  });
+
+  it('a file the disk lacks is a defect where peers read the whole install, listed as expected elsewhere', () => {
+    const missing = Object.assign(new Error("ENOENT: no such file or directory, open 'x.ucas'"), { code: 'ENOENT' });
+    expect([classify(missing, true).kind, classify(missing, false).kind]).toEqual(['refused', 'expected']);
+    expect(classify(new TypeError('x is undefined'), false).kind).toBe('crash');
   });
 });
