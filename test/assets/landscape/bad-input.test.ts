@@ -6,6 +6,7 @@
  * and then damaged in memory.
  */
 import { describe, expect, it } from 'vitest';
+import { defaultLandscapeLod, MAX_MESH_VERTICES } from '../../../src/core/assets/landscape/mesh.js';
 import { landscapeOfSource } from '../../../src/core/assets/landscape/read.js';
 import { decodeLandscapeMip, LANDSCAPE_STORAGE_CLASS, readLandscapeStorage } from '../../../src/core/assets/texture/read/landscape-storage.js';
 import { installTextureSource, type TextureSource } from '../../../src/core/assets/texture/read/package-source.js';
@@ -53,6 +54,31 @@ describe('compressed heightmap mips', () => {
   it('repeated rows and columns that leave nothing, or a boundary offset that is not a power of two, are errors', () => {
     expect(() => decodeLandscapeMip({ ...STORAGE, boundaryCountX: 5 }, { width: 4, height: 4, compressed: true }, 0, new Uint8Array(64), 'M.umap', 'mip 0', 0)).toThrow(FormatError);
     expect(() => decodeLandscapeMip({ ...STORAGE, boundaryOffset: 48, boundaryCountX: 1 }, { width: 64, height: 64, compressed: true }, 0, new Uint8Array(20000), 'M.umap', 'mip 0', 0)).toThrow(/not a power of two/);
+  });
+
+  it('a mip the file says is 32768 x 32768 with a few bytes behind it: the error comes before any buffer of that size', () => {
+    // The sizes are the file's: nothing is allocated from them until the bytes that back them are there.
+    const Real = globalThis.Uint8Array, Real16 = globalThis.Uint16Array;
+    let largest = 0;
+    const spy = <T extends object>(C: T): T => new Proxy(C, {
+      construct(target, args) {
+        if (typeof args[0] === 'number') largest = Math.max(largest, args[0]);
+        return Reflect.construct(target as never, args) as object;
+      },
+    });
+    globalThis.Uint8Array = spy(Real);
+    globalThis.Uint16Array = spy(Real16);
+    try {
+      for (const compressed of [true, false]) {
+        expect(() => decodeLandscapeMip(STORAGE, { width: 32768, height: 32768, compressed }, 0, new Real(64), 'M.umap', 'mip 0', 0)).toThrow(FormatError);
+      }
+      // Repeated rows and columns that would leave a few stored pixels: their count is not the layout's.
+      expect(() => decodeLandscapeMip({ ...STORAGE, boundaryOffset: 2, boundaryCountX: 32767, boundaryCountY: 32767 }, { width: 32768, height: 32768, compressed: true }, 0, new Real(300000), 'M.umap', 'mip 0', 0)).toThrow(/32767 and 32767 repeated columns and rows where a 32768x32768 mip repeating one every 2 pixels has 16383 and 16383/);
+    } finally {
+      globalThis.Uint8Array = Real;
+      globalThis.Uint16Array = Real16;
+    }
+    expect(largest).toBeLessThan(1 << 20);
   });
 
   it('an uncompressed mip shorter than its BGRA: FormatError', () => {
@@ -113,5 +139,16 @@ describe('the storage factory and the components, damaged', () => {
     const i = src.exports.findIndex((e) => e.class === 'Level');
     await expect(landscapeOfSource(src, i)).rejects.toThrow(/a Level, not a landscape actor/);
     await expect(landscapeOfSource(src, 999)).rejects.toThrow(/no export 999/);
+  });
+});
+
+describe('the default level of detail of a large terrain', () => {
+  it('counts the last row and column the mesh keeps: 8192 x 8192 vertices at every 2nd would be 4097 x 4097, over the limit, so every 4th', () => {
+    // landscapeMesh keeps every step-th vertex and the last: 0, 2, ..., 8190 and 8191.
+    expect(4097 * 4097).toBeGreaterThan(MAX_MESH_VERTICES);
+    expect(defaultLandscapeLod({ width: 8192, height: 8192 })).toBe(2);
+    // Where the last vertex is on the step, nothing is added: 8191 at every 2nd is 4096.
+    expect(defaultLandscapeLod({ width: 8191, height: 8191 })).toBe(1);
+    expect(defaultLandscapeLod({ width: 64, height: 64 })).toBe(0);
   });
 });

@@ -23,9 +23,12 @@ export interface LandscapeMeshOptions {
 /** The level of detail landscapeMesh picks for `l` when none is asked for. */
 export function defaultLandscapeLod(l: Pick<Landscape, 'width' | 'height'>): number {
   let lod = 0;
-  while (Math.ceil(l.width / (1 << lod)) * Math.ceil(l.height / (1 << lod)) > MAX_MESH_VERTICES) lod++;
+  while (keptVertices(l.width, 1 << lod) * keptVertices(l.height, 1 << lod) > MAX_MESH_VERTICES) lod++;
   return lod;
 }
+
+/** Grid positions landscapeMesh keeps along a side of `size` vertices: every step-th, and the last. */
+const keptVertices = (size: number, step: number): number => (size > 0 ? Math.ceil(size / step) + ((size - 1) % step === 0 ? 0 : 1) : 0);
 
 export function landscapeMesh(l: Landscape, opts: LandscapeMeshOptions = {}): Mesh {
   const lod = opts.lod ?? defaultLandscapeLod(l);

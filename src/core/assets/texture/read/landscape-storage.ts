@@ -114,23 +114,27 @@ const isDuplicate = (xy: number, offset: number): boolean => xy !== 0 && (xy & (
  */
 export function decodeLandscapeMip(storage: Pick<LandscapeStorage, 'boundaryOffset' | 'boundaryCountX' | 'boundaryCountY' | 'gridScale'>, mip: Pick<LandscapeStorageMip, 'width' | 'height' | 'compressed'>, index: number, src: Uint8Array, file: string, what: string, at: number): Uint8Array {
   const { width: w, height: h } = mip;
-  const out = new Uint8Array(w * h * 4);
+  // The sizes are the file's: nothing is allocated from them before the bytes behind them are checked.
   if (!mip.compressed) {
-    if (src.length < out.length) throw new FormatError(file, what, at, `${src.length} bytes where an uncompressed ${w}x${h} BGRA mip needs ${out.length}`);
-    out.set(src.subarray(0, out.length));
-    return out;
+    if (src.length < w * h * 4) throw new FormatError(file, what, at, `${src.length} bytes where an uncompressed ${w}x${h} BGRA mip needs ${w * h * 4}`);
+    return src.slice(0, w * h * 4);
   }
   const offset = storage.boundaryOffset >> index;
   const dup = (storage.boundaryCountX > 0 || storage.boundaryCountY > 0) && offset > 1;
   if (dup && (offset & (offset - 1)) !== 0) throw new FormatError(file, what, at, `boundary offset ${offset} is not a power of two`);
   const countX = dup ? storage.boundaryCountX : 0;
   const countY = dup ? storage.boundaryCountY : 0;
+  // The rows and columns left out are every offset-th after the first: a count saying otherwise is not this layout.
+  if (dup && (countX !== Math.floor((w - 1) / offset) || countY !== Math.floor((h - 1) / offset))) {
+    throw new FormatError(file, what, at, `${countX} and ${countY} repeated columns and rows where a ${w}x${h} mip repeating one every ${offset} pixels has ${Math.floor((w - 1) / offset)} and ${Math.floor((h - 1) / offset)}`);
+  }
   const sw = w - countX, sh = h - countY;
   const edges = w > 1 && h > 1 ? (w + h) * 2 - 4 : 0;
   const need = sw < 0 || sh < 0 ? -1 : (sw * sh + edges) * 2;
   if (need < 0 || src.length < need) {
     throw new FormatError(file, what, at, `${src.length} bytes where a compressed ${w}x${h} mip (${countX} and ${countY} repeated columns and rows) needs ${need}`);
   }
+  const out = new Uint8Array(w * h * 4);
   const heights = new Uint16Array(w * h);
   let cc = 32768;
   let s = 0;
