@@ -6,7 +6,9 @@
  * The export is found through the converter registry; -o writes what the registry converts to.
  */
 import { writeFile } from 'node:fs/promises';
-import { convertExport, convertibleExports } from '../../core/assets/index.js';
+import { convertibleExports } from '../../core/assets/index.js';
+import { metaSoundFile } from '../../core/assets/metasound/kind.js';
+import { niagaraFile } from '../../core/assets/niagara/kind.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
 import { readMetaSound } from '../../core/assets/metasound/read.js';
 import type { MetaSoundDocument } from '../../core/assets/metasound/types.js';
@@ -70,15 +72,17 @@ export const effectCommand: Command = {
     if (out !== undefined && ext !== 'json' && ext !== 'dot') throw new UsageError(`-o writes a .json or .dot, not ${out}`, 'effect');
     const asset = await withAssetPackage(session, args, opts, 'effect', async ({ source, model, path }): Promise<Effect> => {
       const exp = effectExport(model, path);
-      if (out !== undefined) {
-        if (!exp.kind.converts.includes(ext!)) throw new UsageError(`a ${exp.class} converts to ${exp.kind.converts.map((x) => `.${x}`).join(', ')}, not .${ext}`, 'effect');
-        const [file] = await convertExport(source, exp, ext, opts);
-        await writeFile(out, file!.data);
-        session.out.note(`wrote ${out}: ${file!.data.length} bytes`);
-      }
-      return exp.kind.kind === 'metasound'
+      if (out !== undefined && !exp.kind.converts.includes(ext!)) throw new UsageError(`a ${exp.class} converts to ${exp.kind.converts.map((x) => `.${x}`).join(', ')}, not .${ext}`, 'effect');
+      // Read once: the document printed is the one -o writes, through the kind's own converter.
+      const effect: Effect = exp.kind.kind === 'metasound'
         ? { kind: 'metasound', value: await readMetaSound(source, exp.index, opts) }
         : { kind: 'niagara', value: await readNiagaraSystem(source, exp.index, opts) };
+      if (out !== undefined) {
+        const file = effect.kind === 'metasound' ? metaSoundFile(effect.value, ext) : niagaraFile(effect.value);
+        await writeFile(out, file.data);
+        session.out.note(`wrote ${out}: ${file.data.length} bytes`);
+      }
+      return effect;
     });
     if (!asset) return;
     for (const n of asset.value.notes) session.out.note(`note: ${n}`);

@@ -3,8 +3,14 @@
  * parameters, emitters, renderers and what they reference), and the same as JSON (what
  * `pakscope effect --json` prints).
  */
-import { registerAssetKind, type AssetKind } from '../registry.js';
+import { registerAssetKind, type AssetKind, type ConvertedFile } from '../registry.js';
 import { NIAGARA_CLASSES, NIAGARA_SCRIPT_PACKAGE, readNiagaraSystem } from './read.js';
+import type { NiagaraSystemAsset } from './types.js';
+
+/** A system read once as its JSON (`pakscope effect -o` reuses the one it prints). */
+export function niagaraFile(system: NiagaraSystemAsset): ConvertedFile {
+  return { suffix: '', extension: 'json', data: new TextEncoder().encode(`${JSON.stringify(system, null, 2)}\n`) };
+}
 
 export const niagaraKind: AssetKind = {
   kind: 'niagara',
@@ -13,8 +19,7 @@ export const niagaraKind: AssetKind = {
   scriptPackage: NIAGARA_SCRIPT_PACKAGE,
   converts: ['json'],
   async convert(source, exportIndex, _extension, opts) {
-    const system = await readNiagaraSystem(source, exportIndex, opts);
-    return [{ suffix: '', extension: 'json', data: new TextEncoder().encode(`${JSON.stringify(system, null, 2)}\n`) }];
+    return [niagaraFile(await readNiagaraSystem(source, exportIndex, opts))];
   },
 };
 
