@@ -18,6 +18,7 @@
  */
 import { FormatError } from '../../../errors.js';
 import { propertiesNotRead } from './not-read.js';
+import { parentsFirst } from '../parents-first.js';
 import { BinaryReader } from '../../../io/binary-reader.js';
 import type { SourceExport, TextureSource as PackageSource } from '../../texture/read/package-source.js';
 import { propertiesRead } from '../../texture/read/texture-serialize.js';
@@ -165,18 +166,8 @@ export function geometryCollectionOf(source: PackageSource, exp: SourceExport, r
   if (faces && faces.length < nf * 3) throw bad(`the Faces group has ${nf} elements, its Indices attribute ${faces.length / 3}`);
 
   // One part per transform, parents first (a parent out of range or a loop makes a root).
-  const order: number[] = [];
-  const state = new Uint8Array(nt);
   const parentOf = (i: number): number => { const p = parents[i] ?? -1; return p >= 0 && p < nt && p !== i ? p : -1; };
-  const visit = (i: number): void => {
-    if (state[i]) return;
-    state[i] = 1;
-    const p = parentOf(i);
-    if (p >= 0 && state[p] !== 1) visit(p);
-    state[i] = 2;
-    order.push(i);
-  };
-  for (let i = 0; i < nt; i++) visit(i);
+  const { order } = parentsFirst(nt, parentOf);
   const partOf = new Map<number, number>();
   const parts: MeshPart[] = [];
   for (const i of order) {

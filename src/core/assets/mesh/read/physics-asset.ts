@@ -24,6 +24,7 @@ import type { Mesh, MeshFactTable, MeshLod, MeshMaterial, MeshPart, MeshTransfor
 import { entriesOf, field, num, objectName, prop, str, vec3 } from './properties.js';
 import { FormatError } from '../../../errors.js';
 import { propertiesNotRead } from './not-read.js';
+import { parentsFirst } from '../parents-first.js';
 
 /** The material each kind of shape is drawn with (by the `_<type>_` its part's name holds). */
 const SHAPE_MATERIALS: { type: string; name: string; color: [number, number, number, number] }[] = [
@@ -201,18 +202,8 @@ export function physicsAssetOf(source: PackageSource, exp: SourceExport): Mesh {
     if (child >= 0 && parent >= 0 && child !== parent && !parentOf.has(child)) parentOf.set(child, { parent, local: childInParent(ci) });
   }
   // Parents before children; a loop of constraints is cut where it closes.
-  const order: number[] = [];
-  const state = new Map<number, 'visiting' | 'done'>();
-  const visit = (b: number): void => {
-    if (state.get(b)) return;
-    state.set(b, 'visiting');
-    const p = parentOf.get(b);
-    if (p && state.get(p.parent) === 'visiting') parentOf.delete(b);
-    else if (p) visit(p.parent);
-    state.set(b, 'done');
-    order.push(b);
-  };
-  bodies.forEach((_, i) => visit(i));
+  const { order, cut } = parentsFirst(bodies.length, (b) => parentOf.get(b)?.parent ?? -1);
+  for (const b of cut) parentOf.delete(b);
   const parts: MeshPart[] = [];
   const partOfBody = new Map<number, number>();
   for (const b of order) {
