@@ -15,7 +15,7 @@ import type { MetaSoundDocument } from '../../core/assets/metasound/types.js';
 import { readNiagaraSystem } from '../../core/assets/niagara/read.js';
 import type { NiagaraSystemAsset, NiagaraUserParameter } from '../../core/assets/niagara/types.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, USMAP_OPTION, type Command } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -58,7 +58,7 @@ export const effectCommand: Command = {
     'pakscope effect Paks /Game/FX/NS_Sparks --json',
   ],
   options: {
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write it to FILE: .json, or .dot for a MetaSound\'s graph.' },

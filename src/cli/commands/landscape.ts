@@ -15,7 +15,7 @@ import type { Landscape } from '../../core/assets/landscape/types.js';
 import { writeGlb } from '../../core/assets/mesh/gltf/write.js';
 import type { ConvertOptions } from '../../core/assets/registry.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, USMAP_OPTION, type Command } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -62,7 +62,7 @@ export const landscapeCommand: Command = {
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write FILE: .png (heightmap, and FILE_<layer>.png per weight layer), .glb (the terrain mesh) or .json.' },
     lod: { type: 'string', usage: '--lod N', help: 'The .glb takes every 2^N-th vertex (default 0, all; large landscapes are thinned).' },
     actor: { type: 'string', usage: '--actor NAME', help: 'The landscape actor to read when the map has several (its export name).' },
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
   },

@@ -12,7 +12,7 @@ import { readLevelWithCells } from '../../core/assets/level/cells.js';
 import { readLevel } from '../../core/assets/level/read.js';
 import type { LevelAsset, LevelComponent, LinearColor, Placement, Vec3 } from '../../core/assets/level/types.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, USMAP_OPTION, type Command } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -64,7 +64,7 @@ export const levelCommand: Command = {
     'pakscope level Paks /Game/Maps/OpenWorld --all-cells -o OpenWorld.glb',
   ],
   options: {
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
     cells: { type: 'boolean', usage: '--cells', help: 'World Partition: print the runtime hash, grids, data layers and cells instead of the actors.' },

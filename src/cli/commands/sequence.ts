@@ -10,7 +10,7 @@ import { sequenceCsv } from '../../core/assets/sequence/csv.js';
 import { readSequence } from '../../core/assets/sequence/read.js';
 import type { FrameRate, SequenceAsset, SequenceRange, SequenceSection, SequenceTime, SequenceTrack } from '../../core/assets/sequence/types.js';
 import type { PackageModel } from '../../core/package-model.js';
-import { JSON_OPTION, type Command } from '../command.js';
+import { JSON_OPTION, USMAP_OPTION, type Command } from '../command.js';
 import type { Session } from '../session.js';
 import { withAssetPackage } from '../asset-package.js';
 import { UsageError } from '../usage-error.js';
@@ -53,7 +53,7 @@ export const sequenceCommand: Command = {
     'pakscope sequence Paks /Game/Cinematics/Intro -o Intro.csv',
   ],
   options: {
-    usmap: { type: 'string', usage: '--usmap FILE', help: 'Mappings (.usmap) to read unversioned packages with.' },
+    usmap: USMAP_OPTION,
     engine: ENGINE_OPTION,
     json: JSON_OPTION,
     out: { type: 'string', short: 'o', usage: '-o, --out FILE', help: 'Write the sequence to FILE: .json (the whole structure) or .csv (its channel keys).' },
