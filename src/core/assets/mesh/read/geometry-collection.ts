@@ -46,6 +46,8 @@ const NESTED: Record<number, number> = { [T.IntArray]: 4, [T.Int32Array]: 4, [T.
 const MAX_GROUPS = 1 << 10;
 const MAX_ATTRIBUTES = 1 << 14;
 const MAX_ELEMENTS = 1 << 26;
+/** Material ids past this are damage, not slots to list. */
+const MAX_MATERIALS = 1 << 16;
 
 interface Attribute { type: number; count: number; bytes: Uint8Array; strings?: string[] }
 
@@ -182,33 +184,16 @@ export function geometryCollectionOf(source: PackageSource, exp: SourceExport, r
   const ng = size('Geometry');
   if (!vertex || !faces) notes.push('the collection\'s vertices or faces were not read: its pieces are placed without geometry');
   for (let g = 0; g < ng && vertex && faces && gTransform && vStart && vCount && fStart && fCount; g++) {
-    const ti = gTransform[g]!, v0 = vStart[g]!, vn = vCount[g]!, f0 = fStart[g]!, fn = fCount[g]!;
-    if (ti < 0 || ti >= nt || v0 < 0 || vn < 0 || v0 + vn > nv || f0 < 0 || fn < 0 || f0 + fn > nf) {
-      throw bad(`geometry ${g}: transform ${ti}, vertices ${v0}+${vn} of ${nv}, faces ${f0}+${fn} of ${nf}`);
-    }
-    const byMaterial = new Map<number, number[]>();
-    for (let f = f0; f < f0 + fn; f++) {
-      if (visible && visible.bytes[f] === 0) continue;
-      const tri = [faces[f * 3]! - v0, faces[f * 3 + 1]! - v0, faces[f * 3 + 2]! - v0];
-      if (tri.some((x) => x < 0 || x >= vn)) throw bad(`face ${f} names vertices ${tri.map((x) => x + v0).join(', ')}, outside its geometry's ${v0} to ${v0 + vn - 1}`);
-      const m = Math.max(0, materialId?.[f] ?? 0);
-      used = Math.max(used, m + 1);
-      let list = byMaterial.get(m);
-      if (!list) byMaterial.set(m, (list = []));
-      list.push(...tri);
-    }
-    const indices: number[] = [];
-    const sections: MeshLod['sections'] = [];
-    for (const [m, list] of [...byMaterial].sort((x, y) => x[0] - y[0])) {
-      sections.push({ materialIndex: m, firstIndex: indices.length, triangles: list.length / 3 });
-      indices.push(...list);
-    }
+    const range = geometryRange(g, { transformIndex: gTransform, vertexStart: vStart, vertexCount: vCount, faceStart: fStart, faceCount: fCount }, { transforms: nt, vertices: nv, faces: nf }, bad);
+    const { ti, v0, vn } = range;
+    const { indices, sections, used: usedHere } = trianglesByMaterial(faces, visible?.bytes, materialId, range, bad);
+    used = Math.max(used, usedHere);
     const colors = color ? Uint8Array.from({ length: vn * 4 }, (_, k) => Math.round(Math.min(1, Math.max(0, color[v0 * 4 + k]!)) * 255)) : undefined;
     const geometry: MeshLod = {
       vertexCount: vn, positions: vertex.slice(v0 * 3, (v0 + vn) * 3),
       ...(normal && normal.length >= nv * 3 ? { normals: normal.slice(v0 * 3, (v0 + vn) * 3) } : {}),
       uvs: uv0 && uv0.length >= nv * 2 ? [uv0.slice(v0 * 2, (v0 + vn) * 2)] : [],
-      ...(colors ? { colors } : {}), indices: Uint32Array.from(indices), sections,
+      ...(colors ? { colors } : {}), indices, sections,
     };
     const part = parts[partOf.get(ti)!]!;
     if (part.geometry) notes.push(`transform ${ti} has more than one geometry: only the first is shown`);
@@ -234,4 +219,60 @@ export function geometryCollectionOf(source: PackageSource, exp: SourceExport, r
       { title: 'Groups', columns: ['Group', 'Size'], rows: c.groups.map((g) => [g.name, g.size]) },
     ],
   };
+}
+
+/** The Geometry group's arrays that place each geometry: its transform, vertex range and face range. */
+export interface GeometryArrays { transformIndex: Int32Array; vertexStart: Int32Array; vertexCount: Int32Array; faceStart: Int32Array; faceCount: Int32Array }
+
+/** Geometry `g`'s transform, vertex range and face range, checked against the arrays and the groups' sizes. */
+export function geometryRange(g: number, a: GeometryArrays, sizes: { transforms: number; vertices: number; faces: number }, bad: (what: string) => FormatError): { ti: number; v0: number; vn: number; f0: number; fn: number } {
+  const held = Math.min(a.transformIndex.length, a.vertexStart.length, a.vertexCount.length, a.faceStart.length, a.faceCount.length);
+  if (g >= held) throw bad(`geometry ${g}: the Geometry group has more elements than its Geometry arrays have ${held}`);
+  const ti = a.transformIndex[g]!, v0 = a.vertexStart[g]!, vn = a.vertexCount[g]!, f0 = a.faceStart[g]!, fn = a.faceCount[g]!;
+  const { transforms: nt, vertices: nv, faces: nf } = sizes;
+  if (ti < 0 || ti >= nt || v0 < 0 || vn < 0 || v0 + vn > nv || f0 < 0 || fn < 0 || f0 + fn > nf) {
+    throw bad(`geometry ${g}: transform ${ti}, vertices ${v0}+${vn} of ${nv}, faces ${f0}+${fn} of ${nf}`);
+  }
+  return { ti, v0, vn, f0, fn };
+}
+
+/**
+ * One geometry's visible faces as one index list (vertex numbers from its first vertex), a section
+ * per material in material order, and how many material slots they use. Typed arrays, no spread:
+ * a piece may have hundreds of thousands of triangles.
+ */
+export function trianglesByMaterial(faces: Int32Array, visible: Uint8Array | undefined, materialId: Int32Array | undefined, range: { f0: number; fn: number; v0: number; vn: number }, bad: (what: string) => FormatError): { indices: Uint32Array; sections: MeshLod['sections']; used: number } {
+  const { f0, fn, v0, vn } = range;
+  const materialOf = new Int32Array(fn).fill(-1);
+  const perMaterial = new Map<number, number>();
+  for (let k = 0; k < fn; k++) {
+    const f = f0 + k;
+    if (visible && visible[f] === 0) continue;
+    for (let c = 0; c < 3; c++) {
+      const x = faces[f * 3 + c]! - v0;
+      if (!(x >= 0 && x < vn)) throw bad(`face ${f} names vertices ${[0, 1, 2].map((i) => faces[f * 3 + i]).join(', ')}, outside its geometry's ${v0} to ${v0 + vn - 1}`);
+    }
+    const m = Math.max(0, materialId?.[f] ?? 0);
+    if (m >= MAX_MATERIALS) throw bad(`face ${f} has material ${m}, past the ${MAX_MATERIALS} a collection may have`);
+    materialOf[k] = m;
+    perMaterial.set(m, (perMaterial.get(m) ?? 0) + 1);
+  }
+  const sections: MeshLod['sections'] = [];
+  const next = new Map<number, number>();
+  let at = 0;
+  for (const [m, triangles] of [...perMaterial].sort((x, y) => x[0] - y[0])) {
+    sections.push({ materialIndex: m, firstIndex: at, triangles });
+    next.set(m, at);
+    at += triangles * 3;
+  }
+  const indices = new Uint32Array(at);
+  for (let k = 0; k < fn; k++) {
+    const m = materialOf[k]!;
+    if (m < 0) continue;
+    const i = next.get(m)!;
+    for (let c = 0; c < 3; c++) indices[i + c] = faces[(f0 + k) * 3 + c]! - v0;
+    next.set(m, i + 3);
+  }
+  const used = sections.length > 0 ? sections[sections.length - 1]!.materialIndex + 1 : 0;
+  return { indices, sections, used };
 }
