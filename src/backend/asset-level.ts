@@ -4,6 +4,7 @@
  * (the view's links) and its JSON for Save and Copy; and its 3D scene (level-scene.ts). The last
  * levels read are kept, so the scene asked for after the view does not read the map again.
  */
+import { MAX_MERGED_CELLS } from '../core/assets/level/cells.js';
 import { readLevel } from '../core/assets/level/read.js';
 import type { LevelAsset } from '../core/assets/level/types.js';
 import { treePathsOf } from '../core/package/object-path.js';
@@ -86,7 +87,9 @@ export class LevelService {
         const tree = c.package ? v.links[c.package] : undefined;
         if (tree !== undefined && tree !== v.path && !wanted.has(tree)) wanted.set(tree, undefined);
       }
-      for (const [tree, transform] of wanted) {
+      // As --all-cells merges them: a large open world names tens of thousands of cells.
+      if (wanted.size > MAX_MERGED_CELLS) notes.push(`the map has ${wanted.size} sublevels and cells: only the first ${MAX_MERGED_CELLS} are drawn`);
+      for (const [tree, transform] of [...wanted].slice(0, MAX_MERGED_CELLS)) {
         try {
           const sub = await readLevelView(packages, service, { installId: req.installId, path: tree, ...(req.engine ? { engine: req.engine } : {}) }, mappings);
           parts.push({ level: sub.level, links: sub.links, sublevel: tree, ...(transform ? { transform } : {}) });
