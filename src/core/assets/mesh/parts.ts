@@ -34,7 +34,8 @@ export function mergeParts(parts: readonly MeshPart[]): MeshLod {
   const indexCount = used.reduce((n, u) => n + u.g.indices.length, 0);
   const withNormals = used.length > 0 && used.every((u) => (u.g.normals?.length ?? 0) >= u.g.vertexCount * 3);
   const withColors = used.length > 0 && used.every((u) => (u.g.colors?.length ?? 0) >= u.g.vertexCount * 4);
-  const uvChannels = used.length > 0 ? Math.min(...used.map((u) => u.g.uvs.length)) : 0;
+  // A reduce, not Math.min(...): a collection may have more pieces than a call has arguments.
+  const uvChannels = used.length > 0 ? used.reduce((n, u) => Math.min(n, u.g.uvs.length), Infinity) : 0;
   const positions = new Float32Array(vertexCount * 3);
   const normals = withNormals ? new Float32Array(vertexCount * 3) : undefined;
   const colors = withColors ? new Uint8Array(vertexCount * 4) : undefined;
