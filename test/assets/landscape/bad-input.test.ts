@@ -95,6 +95,17 @@ describe('the storage factory and the components, damaged', () => {
     expect(() => readLandscapeStorage(f, src)).toThrow(/LandscapeTextureStorageProviderFactory "LandscapeTextureStorageProviderFactory_0"/);
   });
 
+  it("a property stream that stops: its own error read once (file, path, byte), then what the factory cannot do", async () => {
+    const src = await source();
+    const f = src.exports.find((e) => e.class === LANDSCAPE_STORAGE_CLASS)!;
+    const stopped = new FormatError(f.file, `export ${f.index} "${f.name}" properties > property "Mips" (ArrayProperty)`, f.base + 40, 'needs 4 bytes but only 1 remain');
+    f.properties = { ...f.properties, error: stopped.message, errorData: stopped.data() };
+    let e: unknown;
+    try { readLandscapeStorage(f, src); } catch (x) { e = x; }
+    expect(e).toBeInstanceOf(FormatError);
+    expect((e as FormatError).message).toBe(`${stopped.message}; the property stream stops there, so the stored mips cannot be found`);
+  });
+
   it('a mip count beyond reason: FormatError, no allocation', async () => {
     const src = await source();
     const f = src.exports.find((e) => e.class === LANDSCAPE_STORAGE_CLASS)!;

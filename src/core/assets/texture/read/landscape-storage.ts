@@ -58,6 +58,7 @@ const intProp = (e: SourceExport, name: string): number => {
 /** The factory's native data (see the file comment). Throws FormatError. */
 export function readLandscapeStorage(e: SourceExport, source: Pick<TextureSource, 'bulk'>): LandscapeStorage {
   const props = e.properties;
+  if (props.errorData) throw FormatError.within(null, props.errorData, 'the property stream stops there, so the stored mips cannot be found');
   if (props.error) throw new FormatError(e.file, `${LANDSCAPE_STORAGE_CLASS} "${e.name}" properties`, e.base, `the property stream does not read, so the stored mips cannot be found (${props.error})`);
   const r = new BinaryReader(e.bytes, e.file, e.base).struct(`${LANDSCAPE_STORAGE_CLASS} "${e.name}" native data`);
   r.seek(props.propertyStart + props.propertyBytes);
