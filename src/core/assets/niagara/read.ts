@@ -58,7 +58,7 @@ export function referencesIn(entries: readonly PropertyEntry[], prefix = '', dep
       if ((OBJECT_TYPE.test(type) || type === 'StructProperty<SoftObjectPath>') && v !== '' && v !== 'None') out.push({ property: at, path: v });
     } else if (Array.isArray(v)) {
       if (v.length > 0 && v.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && 'name' in e && 'type' in e)) {
-        out.push(...referencesIn(v as PropertyEntry[], `${at}.`, depth + 1));
+        for (const x of referencesIn(v as PropertyEntry[], `${at}.`, depth + 1)) out.push(x); // not push(...): a long array would overflow the call
         return;
       }
       const inner = /^(?:Array|Set)Property<(.*)>$/.exec(type)?.[1] ?? type;
