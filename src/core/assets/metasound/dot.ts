@@ -44,10 +44,13 @@ export function metaSoundDot(doc: MetaSoundDocument): string {
     '  node [shape=plaintext, fontname="Helvetica", fontsize=10];',
     '  edge [arrowsize=0.7];',
   ];
-  if (doc.graphs.length === 1) lines.push(...graphLines(doc.graphs[0]!, '', '  '));
+  // Appended one by one, not push(...): a damaged document's graph may have more lines than a call has arguments.
+  if (doc.graphs.length === 1) for (const l of graphLines(doc.graphs[0]!, '', '  ')) lines.push(l);
   else {
     doc.graphs.forEach((g, p) => {
-      lines.push(`  subgraph cluster_p${p} {`, `    label=${quoted(`page ${g.pageId}`)};`, ...graphLines(g, `p${p}_`, '    '), '  }');
+      lines.push(`  subgraph cluster_p${p} {`, `    label=${quoted(`page ${g.pageId}`)};`);
+      for (const l of graphLines(g, `p${p}_`, '    ')) lines.push(l);
+      lines.push('  }');
     });
   }
   lines.push('}', '');

@@ -21,7 +21,8 @@ export function timelineSpan(s: SequenceAsset): Span {
   add(s.playbackRange);
   for (const t of allTracks(s)) for (const sec of t.sections) add(sec.range);
   if (times.length === 0) return { start: 0, end: 1 };
-  const start = Math.min(...times), end = Math.max(...times);
+  // reduce, not Math.min(...): a sequence may have more bounds than a call has arguments.
+  const start = times.reduce((a, b) => Math.min(a, b)), end = times.reduce((a, b) => Math.max(a, b));
   return end > start ? { start, end } : { start, end: start + 1 };
 }
 
