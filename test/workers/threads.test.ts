@@ -53,6 +53,18 @@ describe('worker threads', () => {
     expect(t.running).toBe(1);
   });
 
+  it('reject a task whose buffers to move were moved already, instead of waiting for ever, and work on', async () => {
+    // Node drops such a message silently: the task would never be answered.
+    const t = threads(1);
+    const data = new Uint8Array(1000).fill(5);
+    await t.run<string>({ data }, 'digest', [data.buffer]);
+    expect(data.byteLength).toBe(0);
+    const again = t.run<string>({ data }, 'digest', [data.buffer]);
+    const late = new Promise((r) => setTimeout(() => r('still waiting'), 3000));
+    await expect(Promise.race([again.then(() => 'answered', (e: Error) => e.message), late])).resolves.toMatch(/detached/);
+    await expect(t.run<string>({ data: new Uint8Array(3) }, 'digest')).resolves.toBe(await contentDigest(new Uint8Array(3)));
+  });
+
   it('keep no process alive once idle: a CLI-like run that never closes its pool ends by itself', () => {
     const script = `
       import { createWorkerPool } from ${JSON.stringify(new URL('src/core/workers/pool.ts', `file://${ROOT}/`).href)};

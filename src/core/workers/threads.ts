@@ -139,7 +139,11 @@ export class WorkerThreads {
     if (t.tasks.size === 0) t.worker.ref();
     t.tasks.set(id, q);
     try {
-      t.worker.postMessage({ id, name: q.name, task: q.task }, q.transfer as ArrayBuffer[]);
+      // Node drops a message whose transfer list holds a detached buffer without a word, and its
+      // task would wait for ever (keeping the process alive): a detached buffer has no bytes, so
+      // empty ones are left out of the list, and cloning a view of a detached one throws here.
+      const transfer = q.transfer.some((b) => b.byteLength === 0) ? q.transfer.filter((b) => b.byteLength > 0) : q.transfer;
+      t.worker.postMessage({ id, name: q.name, task: q.task }, transfer as ArrayBuffer[]);
     } catch (e) {
       // Not cloneable (or a buffer already moved): this task fails, the thread is fine.
       this.done(t, id);
