@@ -4,6 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentDigest } from '../../src/core/hash/chunk-hash.js';
 import { WorkerThreads } from '../../src/core/workers/threads.js';
@@ -63,6 +66,19 @@ describe('worker threads', () => {
     const late = new Promise((r) => setTimeout(() => r('still waiting'), 3000));
     await expect(Promise.race([again.then(() => 'answered', (e: Error) => e.message), late])).resolves.toMatch(/detached/);
     await expect(t.run<string>({ data: new Uint8Array(3) }, 'digest')).resolves.toBe(await contentDigest(new Uint8Array(3)));
+  });
+
+  it('reject a task whose answer names a detached buffer to move, instead of dropping the answer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pakscope-threads-'));
+    const file = join(dir, 'worker.mjs');
+    writeFileSync(file, `const T = Symbol.for('pakscope.worker.transfer');
+      export function spent() { const b = new Uint8Array(8); structuredClone(b, { transfer: [b.buffer] }); return { [T]: [b.buffer], value: b }; }
+      export function fine() { const b = new Uint8Array(8).fill(1); return { [T]: [b.buffer], value: b }; }`);
+    const t = new WorkerThreads(file, 1, 2, 60_000, () => {});
+    made.push(t);
+    const late = new Promise((r) => setTimeout(() => r('still waiting'), 3000));
+    await expect(Promise.race([t.run(null, 'spent').then(() => 'answered', (e: Error) => e.message), late])).resolves.toMatch(/detached/);
+    await expect(t.run<Uint8Array>(null, 'fine')).resolves.toEqual(new Uint8Array(8).fill(1));
   });
 
   it('keep no process alive once idle: a CLI-like run that never closes its pool ends by itself', () => {

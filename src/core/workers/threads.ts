@@ -21,7 +21,8 @@ import { TRANSFER } from './wire.js';
  * What each thread runs, an ES module given as a data: URL (so no flag of the process, such as
  * --input-type, changes how it is read): imports the worker file (an ES module, or CommonJS whose
  * exports come as its default) and answers each { id, name, task } with { id, ok, value } or
- * { id, ok: false, error }, moving the buffers a handler names with TRANSFER (wire.ts moved()).
+ * { id, ok: false, error }, moving the buffers a handler names with TRANSFER (wire.ts moved()),
+ * the empty ones left out as send() leaves them out (a detached one would drop the answer).
  */
 const BOOT = `
 import { parentPort, workerData } from 'node:worker_threads';
@@ -42,7 +43,7 @@ parentPort.on('message', async (m) => {
     const fn = handler(await loaded, m.name);
     if (!fn) throw new Error('no task ' + m.name + ' in ' + workerData.file);
     let value = await fn(m.task);
-    if (value !== null && typeof value === 'object' && TRANSFER in value) { transfer = value[TRANSFER]; value = value.value; }
+    if (value !== null && typeof value === 'object' && TRANSFER in value) { transfer = value[TRANSFER].filter((b) => b.byteLength > 0); value = value.value; }
     reply = { id: m.id, ok: true, value };
   } catch (error) {
     reply = { id: m.id, ok: false, error };
