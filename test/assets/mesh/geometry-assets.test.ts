@@ -238,6 +238,40 @@ describe('geometry asset readers on cut and corrupted cue58 exports', () => {
     expect(outcomes.inputError).toBeGreaterThan(50);
   });
 
+  /** GeoCache_Fixture with its track's one visibility sample (the export's last 18 bytes) replaced by n: [i, i + 0.5) visible for even i, hidden for odd. */
+  const manyVisibilitySamples = async (n: number) => {
+    const source = await installTextureSource(packages, GEOCACHE, {});
+    const track = source.exports.find((e) => e.class === 'GeometryCacheTrackStreamable')!;
+    const head = track.bytes.subarray(0, track.bytes.length - 18);
+    expect(new DataView(head.buffer, head.byteOffset).getInt32(head.length, true)).toBe(1); // the fixture's count, read past the view's end
+    const bytes = new Uint8Array(head.length + 4 + 14 * n);
+    bytes.set(head);
+    const v = new DataView(bytes.buffer);
+    v.setInt32(head.length, n, true);
+    for (let i = 0, at = head.length + 4; i < n; i++, at += 14) {
+      v.setUint8(at, 0); v.setFloat32(at + 1, i, true);
+      v.setUint8(at + 5, 1); v.setFloat32(at + 6, i + 0.5, true);
+      v.setInt32(at + 10, i % 2 === 0 ? 1 : 0, true);
+    }
+    track.bytes = bytes;
+    return source;
+  };
+
+  it('60,000 visibility samples are worked out once per track, not once per key (a crafted track ran for hours): every change is a key with its state', async () => {
+    const source = await manyVisibilitySamples(60000);
+    const mesh = await geometryCacheOf(source, source.exports[0]!, 508);
+    const frame = mesh.parts!.find((p) => p.name.endsWith('_frame0'))!;
+    const { times, visible } = frame.visibility!;
+    expect(times.length).toBe(120000); // 0 .. 59999 and each + 0.5
+    expect([times[0], times[1], times[2], times[3], times.at(-1)]).toEqual([0, 0.5, 1, 1.5, 59999.5]);
+    expect([visible[0], visible[1], visible[2], visible[3], visible[4]]).toEqual([true, false, false, false, true]);
+  }, 20000);
+
+  it('a track of more than 65,536 visibility samples is a FormatError naming the track and the count', async () => {
+    const source = await manyVisibilitySamples(70000);
+    await expect(geometryCacheOf(source, source.exports[0]!, 508)).rejects.toThrow(/StreamableTrack.*70000 visibility samples/);
+  });
+
   it('a streamable track cut short is a FormatError naming the track', async () => {
     const source = await installTextureSource(packages, GEOCACHE, {});
     const track = source.exports.find((e) => e.class === 'GeometryCacheTrackStreamable')!;

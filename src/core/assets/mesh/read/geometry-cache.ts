@@ -43,6 +43,10 @@ const MAX_BATCHES = 1 << 16;
 const MAX_DECODED_VERTICES = 4 << 20;
 /** Frames a track may have. */
 const MAX_FRAMES = 1 << 20;
+/** Visibility samples per track: a track changes visibility a few times; more is a damaged file. */
+const MAX_VISIBILITY_SAMPLES = 1 << 16;
+/** Frames decoded of one cache: empty frames add no vertices, so the vertex budget alone does not bound the reads. */
+const MAX_DECODED_FRAMES = 1 << 14;
 
 type Track = GeometryCacheSummary['tracks'][number];
 
@@ -174,7 +178,9 @@ function readTrackNative(exp: SourceExport, source: PackageSource, release: numb
     r.skip(lwc ? 49 : 25);
     return { time, vertices: r.i32(), indices: r.i32() };
   });
+  const visibilityAt = r.pos;
   const nv = r.count(14, 'visibility samples');
+  if (nv > MAX_VISIBILITY_SAMPLES) throw r.error(`${nv} visibility samples`, visibilityAt);
   const bound = (): number | null => { const type = r.u8(); const v = r.f32(); return type === 2 ? null : v; };
   const visibility = Array.from({ length: nv }, () => ({ from: bound(), to: bound(), visible: r.bool32() }));
   if (r.remaining !== 0) throw r.error(`${r.remaining} bytes after the visibility samples`);
@@ -191,6 +197,55 @@ function transformPositions(lod: MeshLod, m: readonly number[]): void {
 }
 
 const isIdentity = (m: readonly number[]): boolean => m.every((v, i) => Math.abs(v - (i % 5 === 0 ? 1 : 0)) < 1e-9);
+
+/**
+ * A track's visibility at the times it changes: each sample's bounds at or after 0, sorted, with
+ * the state there, worked out once per track so that each frame costs a search, not a pass over
+ * every sample per key.
+ */
+function visibilityChanges(visibility: Track['visibility']): { times: number[]; state: Map<number, boolean> } {
+  const times = [...new Set(visibility.flatMap((v) => [v.from, v.to]).filter((x): x is number => x !== null && x >= 0))].sort((a, b) => a - b);
+  // visibleAt of every time at once: the samples in stored order paint the times they cover that no
+  // earlier sample painted ('next' skips painted runs), so each time is painted once.
+  const painted: (boolean | undefined)[] = new Array(times.length);
+  const next = Int32Array.from({ length: times.length + 1 }, (_, i) => i);
+  const find = (i: number): number => {
+    let root = i;
+    while (next[root] !== root) root = next[root]!;
+    while (next[i] !== root) { const up = next[i]!; next[i] = root; i = up; }
+    return root;
+  };
+  for (const v of visibility) {
+    const a = v.from === null ? 0 : firstAtOrAbove(times, v.from);
+    const b = v.to === null ? times.length : v.from === v.to ? firstAbove(times, v.to) : firstAtOrAbove(times, v.to);
+    for (let i = find(a); i < b; i = find(i)) { painted[i] = v.visible; next[i] = i + 1; }
+  }
+  const otherwise = visibility.length === 0 || visibility[visibility.length - 1]!.visible;
+  return { times, state: new Map(times.map((t, i) => [t, painted[i] ?? otherwise])) };
+}
+
+/** The first index of sorted xs whose value is above x (or, with orEqual, at or above it). */
+function firstAbove(xs: readonly number[], x: number, orEqual = false): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (xs[mid]! > x || (orEqual && xs[mid] === x)) hi = mid; else lo = mid + 1; }
+  return lo;
+}
+const firstAtOrAbove = (xs: readonly number[], x: number): number => firstAbove(xs, x, true);
+
+/**
+ * The matrix in effect at time t: the last sample (in stored order) whose time is at or before t,
+ * else the first. The suffix minima of the times rise, so that sample is found by a search.
+ */
+function matrixLookup(matrices: readonly number[][], times: readonly number[]): (t: number) => number[] | undefined {
+  const n = Math.min(matrices.length, times.length);
+  const suffixMin = new Float64Array(n);
+  for (let k = n - 1, min = Infinity; k >= 0; k--) suffixMin[k] = min = Math.min(min, times[k]!);
+  return (t) => {
+    let lo = 0, hi = n; // the first k whose suffix minimum is above t
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (suffixMin[mid]! > t) hi = mid; else lo = mid + 1; }
+    return lo > 0 ? matrices[lo - 1] : matrices[0];
+  };
+}
 
 /** Whether the track shows at time t by its visibility samples (shown when none covers t). */
 function visibleAt(visibility: Track['visibility'], t: number): boolean {
@@ -216,7 +271,7 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
   const frameRows: MeshFactTable['rows'] = [];
   const visibilityRows: MeshFactTable['rows'] = [];
   let animated = false;
-  let decodedVertices = 0, skipped = 0;
+  let decodedVertices = 0, decodedFrames = 0, skipped = 0;
   /** Each frame index's geometry of every track: the view's LOD picker steps through them. */
   const frameLods: MeshLod[][] = [];
   for (const path of trackPaths) {
@@ -243,10 +298,12 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
     const raw = codecClass === 'GeometryCacheCodecRaw';
     if (!raw) notes.push(`track ${name}: its frames are coded by ${codecClass}, which PakScope does not decode (only GeometryCacheCodecRaw): listed, not drawn`);
     const times = native.samples.map((s) => s.time);
+    const changes = visibilityChanges(native.visibility);
+    const matrixAt = matrixLookup(native.matrices, native.matrixTimes);
     for (const [i, chunk] of native.chunks.entries()) {
       const sample = native.samples[i];
       let frame: Frame | undefined;
-      if (raw && decodedVertices > MAX_DECODED_VERTICES) {
+      if (raw && (decodedVertices > MAX_DECODED_VERTICES || decodedFrames >= MAX_DECODED_FRAMES)) {
         skipped++;
       } else if (raw) {
         const payload = await readBulkPayload(chunk.bulk, { ...files, inline: memoryPayload(t.file, t.bytes) }, `geometry cache frame ${i}`, signal);
@@ -255,12 +312,11 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
           notes.push(`track ${name} frame ${i}: the sample says ${sample.vertices} vertices and ${sample.indices} indices, the chunk has ${frame.lod.vertexCount} and ${frame.lod.indices.length}`);
         }
         // The track's transform at the frame's time (the last matrix sample at or before it).
-        let m: number[] | undefined;
-        native.matrixTimes.forEach((mt, k) => { if (mt <= (sample?.time ?? 0) && native.matrices[k]) m = native.matrices[k]; });
-        m ??= native.matrices[0];
+        const m = matrixAt(sample?.time ?? 0);
         if (m && !isIdentity(m)) transformPositions(frame.lod, m);
         track.frames.push({ vertices: frame.lod.vertexCount, triangles: frame.lod.indices.length / 3, attributes: frame.attributes });
         decodedVertices += frame.lod.vertexCount;
+        decodedFrames++;
         (frameLods[i] ??= []).push(frame.lod);
       }
       frameRows.push([name, i, sample?.time ?? '', sample?.vertices ?? '', sample?.indices ?? '', chunk.dataSize, frame ? frame.attributes.join(', ') : 'not decoded', visibleAt(native.visibility, sample?.time ?? 0) ? 'visible' : 'hidden']);
@@ -268,8 +324,11 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
       // Shown from its sample's time to the next frame's (the first from time 0); hidden where the track is.
       const start = i === 0 ? 0 : times[i] ?? i;
       const end = times[i + 1];
-      const keyTimes = [...new Set([0, start, ...(end !== undefined ? [end] : []), ...native.visibility.flatMap((v) => [v.from, v.to]).filter((x): x is number => x !== null && x >= 0)])].sort((a, b) => a - b);
-      const shown = keyTimes.map((k) => k >= start && (end === undefined || k < end) && visibleAt(native.visibility, k));
+      // Keys: 0, the frame's start and end, and the track's visibility changes between them (those
+      // outside its span would only repeat 'hidden').
+      const inside = changes.times.slice(firstAbove(changes.times, start), end === undefined ? undefined : firstAtOrAbove(changes.times, end));
+      const keyTimes = [...new Set([0, start, ...(end !== undefined ? [end] : []), ...inside])].sort((a, b) => a - b);
+      const shown = keyTimes.map((k) => k >= start && (end === undefined || k < end) && (changes.state.get(k) ?? visibleAt(native.visibility, k)));
       if (native.chunks.length > 1) animated = true;
       parts.push({
         name: `${name}_frame${i}`, parent: trackPart, local: IDENTITY, geometry: frame.lod,
@@ -281,7 +340,7 @@ export async function geometryCacheOf(source: PackageSource, exp: SourceExport, 
   if (tracks.length === 0) notes.push('the cache has no streamable track: nothing to draw');
   const used = Math.max(-1, ...parts.flatMap((p) => p.geometry?.sections.map((s) => s.materialIndex) ?? [])) + 1;
   for (let i = materials.length; i < used; i++) materials.push({ name: `Material_${i}`, material: '' });
-  if (skipped > 0) notes.push(`${skipped} frames not decoded: the frames before them hold ${decodedVertices} vertices, more than the ${MAX_DECODED_VERTICES} PakScope decodes of one cache`);
+  if (skipped > 0) notes.push(`${skipped} frames not decoded: the ${decodedFrames} frames before them hold ${decodedVertices} vertices, more than PakScope decodes of one cache (${MAX_DECODED_FRAMES} frames, ${MAX_DECODED_VERTICES} vertices)`);
   if (animated) notes.push('LOD n is frame n (of every track); the .glb holds every frame as a node, shown in turn by an animation of its scale');
   // Frame n of every track as LOD n (a single track's frames as they are, several merged).
   const lods = frameLods.filter((f) => f !== undefined).map((f) => (f.length === 1 ? f[0]! : mergeParts(f.map((geometry) => ({ name: '', parent: -1, local: IDENTITY, geometry })))));
