@@ -80,3 +80,16 @@ describe('pakscope landscape', () => {
     expect(o.stderr).toMatch(/-o names the \.png, \.glb or \.json file/);
   });
 });
+
+describe('pakscope landscape -o .glb --lod on a terrain too big for one mesh', () => {
+  it('refuses a --lod that would keep more than 16M vertices as bad input (exit 2) naming the least that fits, and takes that one', async () => {
+    const { glbLod } = await import('../../src/cli/commands/landscape.js');
+    const { UsageError } = await import('../../src/cli/usage-error.js');
+    const big = { width: 8192, height: 8192 };
+    expect(() => glbLod(big, 1)).toThrow(UsageError);
+    expect(() => glbLod(big, 1)).toThrow('--lod 1: 8192x8192 heights at every 2nd vertex are more than 16777216 vertices; use --lod 2 or more');
+    expect(glbLod(big, 2)).toBe(2);
+    expect(glbLod(big, undefined)).toBe(2);
+    expect(glbLod({ width: 64, height: 64 }, 0)).toBe(0);
+  });
+});

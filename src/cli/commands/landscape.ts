@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { convertibleExports } from '../../core/assets/index.js';
 import { landscapeInfo, landscapePngs } from '../../core/assets/landscape/kind.js';
-import { defaultLandscapeLod, landscapeMesh } from '../../core/assets/landscape/mesh.js';
+import { defaultLandscapeLod, landscapeMesh, MAX_MESH_VERTICES } from '../../core/assets/landscape/mesh.js';
 import { readLandscape } from '../../core/assets/landscape/read.js';
 import type { Landscape } from '../../core/assets/landscape/types.js';
 import { writeGlb } from '../../core/assets/mesh/gltf/write.js';
@@ -102,6 +102,15 @@ function landscapeExport(model: PackageModel, path: string, actor: string | unde
   throw new UsageError(`${path} holds no landscape (its exports are ${classes || 'none'})`, 'landscape');
 }
 
+/** The level of detail the .glb takes: --lod's, refused (exit 2) where it would keep more vertices than a mesh may have. */
+export function glbLod(l: Pick<Landscape, 'width' | 'height'>, lod: number | undefined): number {
+  const least = defaultLandscapeLod(l);
+  if (lod !== undefined && lod < least) {
+    throw new UsageError(`--lod ${lod}: ${l.width}x${l.height} heights at every ${ordinal(1 << lod)} vertex are more than ${MAX_MESH_VERTICES} vertices; use --lod ${least} or more`, 'landscape');
+  }
+  return lod ?? least;
+}
+
 async function write(session: Session, l: Landscape, out: string, ext: string, lod: number | undefined): Promise<void> {
   if (ext === '.json') {
     await writeFile(out, `${JSON.stringify(landscapeInfo(l), null, 2)}\n`);
@@ -109,7 +118,7 @@ async function write(session: Session, l: Landscape, out: string, ext: string, l
     return;
   }
   if (ext === '.glb') {
-    const used = lod ?? defaultLandscapeLod(l);
+    const used = glbLod(l, lod);
     const mesh = landscapeMesh(l, { lod: used });
     const data = await writeGlb(mesh);
     await writeFile(out, data);
