@@ -7,10 +7,11 @@
  * as the mesh view draws them. Axes are the API's view axes (cm, Y up, right-handed).
  */
 import {
-  AmbientLight, Box3, BufferAttribute, BufferGeometry, Color, DirectionalLight, DoubleSide, GridHelper, InstancedBufferAttribute, InstancedMesh,
-  Mesh, MeshLambertMaterial, PerspectiveCamera, Raycaster, Scene, Sphere, SRGBColorSpace, Vector2, Vector3, WebGLRenderer,
+  Box3, BufferAttribute, BufferGeometry, Color, DoubleSide, GridHelper, InstancedBufferAttribute, InstancedMesh,
+  Mesh, MeshLambertMaterial, PerspectiveCamera, Raycaster, Scene, Sphere, Vector2, Vector3, WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { Stage } from '../three/stage.js';
+import type { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import type { LevelScene as LevelSceneData, MeshGeometry, Placement } from '../../../../shared/api.js';
 
 const floatsOf = (b: Uint8Array, count: number): Float32Array =>
@@ -29,11 +30,11 @@ interface Drawn {
 }
 
 export class LevelScene {
+  private readonly stage: Stage;
   readonly renderer: WebGLRenderer;
-  private readonly scene = new Scene();
+  private readonly scene: Scene;
   private readonly camera = new PerspectiveCamera(50, 1, 1, 1e7);
   private readonly controls: OrbitControls;
-  private readonly resize: ResizeObserver;
   private readonly raycaster = new Raycaster();
   private data: LevelSceneData | null = null;
   private matrices: Float32Array = new Float32Array(0);
@@ -43,27 +44,12 @@ export class LevelScene {
   private terrain: Mesh | null = null;
   private hidden = new Set<string>();
   private selectedActor: string | null = null;
-  private frame = 0;
   /** Instances drawn (visible placements of the meshes loaded). */
   instancesDrawn = 0;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
-    this.renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-    this.renderer.outputColorSpace = SRGBColorSpace;
-    this.scene.background = new Color('#2b2f36');
-    this.scene.add(new AmbientLight(0xffffff, 1.0));
-    const key = new DirectionalLight(0xffffff, 2.2);
-    key.position.set(0.4, 0.6, 1); // over the viewer's right shoulder, moving with the camera
-    this.camera.add(key);
-    this.scene.add(this.camera);
-    this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.enableDamping = false; // frames are drawn on change only
-    this.controls.screenSpacePanning = true;
-    this.controls.addEventListener('change', () => this.invalidate());
-    this.resize = new ResizeObserver(() => this.fit());
-    this.resize.observe(canvas);
-    this.fit();
+    this.stage = new Stage(canvas, this.camera, 1.0, () => this.draw());
+    ({ renderer: this.renderer, scene: this.scene, controls: this.controls } = this.stage);
   }
 
   /** The level's placements (what was drawn before goes). */
@@ -192,35 +178,22 @@ export class LevelScene {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.frame);
-    this.resize.disconnect();
-    this.controls.dispose();
     this.clear();
     this.clearTerrain();
-    this.renderer.dispose();
-    // The context goes now, not when the canvas is collected: Chromium keeps only 16 alive.
-    this.renderer.forceContextLoss();
+    this.stage.dispose();
   }
 
   /** Asks for a frame (several asks in one animation frame draw once). */
   invalidate(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.renderer.render(this.scene, this.camera);
-      this.canvas.dataset['frames'] = String(Number(this.canvas.dataset['frames'] ?? 0) + 1);
-    });
+    this.stage.invalidate();
+  }
+
+  private draw(): void {
+    this.renderer.render(this.scene, this.camera);
+    this.canvas.dataset['frames'] = String(Number(this.canvas.dataset['frames'] ?? 0) + 1);
   }
 
   // ---- internals ----
-
-  private fit(): void {
-    const w = Math.max(1, this.canvas.clientWidth), h = Math.max(1, this.canvas.clientHeight);
-    this.renderer.setSize(w, h, false);
-    this.camera.aspect = w / h;
-    this.camera.updateProjectionMatrix();
-    this.invalidate();
-  }
 
   /** Mesh `index`'s visible placements into its instance buffer. */
   private fill(index: number): void {

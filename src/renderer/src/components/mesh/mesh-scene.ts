@@ -7,11 +7,12 @@
  * orbits as fast as the GPU draws it. Axes are the API's view axes (cm, Y up, right-handed).
  */
 import {
-  AmbientLight, Box3, Box3Helper, BufferAttribute, BufferGeometry, Color, DataTexture, DirectionalLight, DoubleSide, Float32BufferAttribute, FrontSide,
+  Box3, Box3Helper, BufferAttribute, BufferGeometry, DataTexture, DoubleSide, Float32BufferAttribute, FrontSide,
   LinearMipmapLinearFilter, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, MeshLambertMaterial, NearestFilter, PerspectiveCamera, Points, PointsMaterial,
   RepeatWrapping, Scene, Sphere, SRGBColorSpace, Vector3, WebGLRenderer, type Material,
 } from 'three';
-import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { Stage } from '../three/stage.js';
+import type { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 import type { MeshGeometry, MeshLodView, MeshView } from '../../../../shared/api.js';
 import { SECTION_COLOURS } from './section-colours.js';
@@ -47,11 +48,11 @@ const OVERLAY_KINDS = ['normals', 'bones', 'sockets', 'bounds'] as const;
 type OverlayKind = (typeof OVERLAY_KINDS)[number];
 
 export class MeshScene {
+  private readonly stage: Stage;
   readonly renderer: WebGLRenderer;
-  private readonly scene = new Scene();
+  private readonly scene: Scene;
   private readonly camera = new PerspectiveCamera(40, 1, 0.1, 1e6);
   private readonly controls: OrbitControls;
-  private readonly resize: ResizeObserver;
   private geometry: BufferGeometry | null = null;
   private solid: Mesh | null = null;
   private wire: Mesh | null = null;
@@ -62,7 +63,6 @@ export class MeshScene {
   private view: MeshView | null = null;
   private lod: MeshLodView | null = null;
   private options: SceneOptions;
-  private frame = 0;
   private readonly projected = new Vector3();
   private labelsShown = true; // the page may still show another mesh's names: the first frame says
   /** Called after each frame with the labels to draw (bones and sockets shown, in CSS pixels). */
@@ -73,22 +73,8 @@ export class MeshScene {
 
   constructor(private readonly canvas: HTMLCanvasElement, options: SceneOptions) {
     this.options = { ...options };
-    this.renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
-    this.renderer.outputColorSpace = SRGBColorSpace;
-    this.scene.background = new Color('#2b2f36');
-    this.scene.add(new AmbientLight(0xffffff, 1.1));
-    const key = new DirectionalLight(0xffffff, 2.2);
-    key.position.set(0.4, 0.6, 1); // over the viewer's right shoulder, moving with the camera
-    this.camera.add(key);
-    this.scene.add(this.camera);
-    this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.enableDamping = false; // damping needs a frame loop; frames here are drawn on change only
-    this.controls.screenSpacePanning = true;
-    this.controls.addEventListener('change', () => this.invalidate());
-    this.resize = new ResizeObserver(() => this.fit());
-    this.resize.observe(canvas);
-    this.fit();
+    this.stage = new Stage(canvas, this.camera, 1.1, () => this.draw());
+    ({ renderer: this.renderer, scene: this.scene, controls: this.controls } = this.stage);
   }
 
   /** Shows LOD `geo` of `view` (the previous LOD's GPU buffers are freed); `frame`: move the camera to frame it. */
@@ -251,48 +237,34 @@ export class MeshScene {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.frame);
-    this.resize.disconnect();
-    this.controls.dispose();
     this.clearGeometry();
     this.clearOverlays();
     for (const m of this.materials.values()) for (const x of [m].flat()) x.dispose();
     this.checker?.dispose();
     for (const t of this.slotTextures.values()) t.dispose();
-    this.renderer.dispose();
-    // The context itself goes now, not when the canvas is collected: Chromium keeps only 16 alive,
-    // and each mesh opened makes a view of its own.
-    this.renderer.forceContextLoss();
+    this.stage.dispose();
   }
 
   /** Asks for a frame (several asks in one animation frame draw once). */
   invalidate(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const t = performance.now();
-      this.renderer.render(this.scene, this.camera);
-      this.lastFrameMs = performance.now() - t;
-      this.frames++;
-      // For the status and the tests: frames drawn and the last one's time on this thread.
-      this.canvas.dataset['frames'] = String(this.frames);
-      this.canvas.dataset['frameMs'] = this.lastFrameMs.toFixed(2);
-      // No names shown (the usual case): nothing is made or handed on, frame after frame.
-      const labels = this.labels();
-      if (labels.length > 0 || this.labelsShown) this.onframe?.(labels);
-      this.labelsShown = labels.length > 0;
-    });
+    this.stage.invalidate();
+  }
+
+  private draw(): void {
+    const t = performance.now();
+    this.renderer.render(this.scene, this.camera);
+    this.lastFrameMs = performance.now() - t;
+    this.frames++;
+    // For the status and the tests: frames drawn and the last one's time on this thread.
+    this.canvas.dataset['frames'] = String(this.frames);
+    this.canvas.dataset['frameMs'] = this.lastFrameMs.toFixed(2);
+    // No names shown (the usual case): nothing is made or handed on, frame after frame.
+    const labels = this.labels();
+    if (labels.length > 0 || this.labelsShown) this.onframe?.(labels);
+    this.labelsShown = labels.length > 0;
   }
 
   // ---- internals ----
-
-  private fit(): void {
-    const w = Math.max(1, this.canvas.clientWidth), h = Math.max(1, this.canvas.clientHeight);
-    this.renderer.setSize(w, h, false);
-    this.camera.aspect = w / h;
-    this.camera.updateProjectionMatrix();
-    this.invalidate();
-  }
 
   /** What frameAll fits: the geometry, bones and sockets, and `points` (x, y, z each: an animation's every pose). */
   private contentSphere(points?: ArrayLike<number>): Sphere {
